@@ -1,0 +1,551 @@
+//! The board: stones, incrementally updated line keys, line patterns, cell classes and counts,
+//! Zobrist hash and candidate area, with play/undo and pass.
+//!
+//! May import: [`crate::types`], [`crate::pattern`].
+//!
+//! # Representation
+//! * Every line (row, column, both diagonals) is a `u64` *line word*: two bits per cell
+//!   ([`EMPTY`], [`BLACK`], [`WHITE`], [`WALL`]), with five wall cells of padding before the first
+//!   cell, so the 11-cell window around any cell is one shift and mask away.
+//! * For each empty cell and direction the board keeps the line-table entry of its window (both
+//!   colours' [`Pattern`]s), packed as one byte per direction.
+//! * For each empty cell and colour it keeps the combined [`Class`] and move-ordering score, and
+//!   per colour the number of empty cells of each class.
+//! * Occupied cells keep the values they had when they were filled: moves are undone in LIFO
+//!   order, so those values are right again the moment the stone is taken back.
+//!
+//! # Invariants
+//! [`Board::check_invariants`] recomputes everything from the stone array and reports the first
+//! field that differs; debug builds run it after every play and undo.
+
+mod text;
+pub mod validate;
+pub mod zobrist;
+
+use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
+use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
+use crate::pattern::{Class, Pattern, CLASS_COUNT};
+use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
+use std::fmt;
+
+/// Padding cells before the first cell of a line word.
+const PAD: usize = 5;
+/// Number of lines per direction (the diagonals of the largest board).
+const MAX_LINES: usize = 2 * MAX_SIZE - 1;
+/// Words of a cell bit set.
+pub const SET_WORDS: usize = MAX_CELLS.div_ceil(64);
+/// Chebyshev radius of the candidate area around every stone.
+pub const CANDIDATE_RADIUS: usize = 2;
+
+/// A set of cells, one bit per cell index.
+pub type CellSet = [u64; SET_WORDS];
+
+/// Why a board operation was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The board side is outside 5..=22.
+    BadSize(usize),
+    /// The point is off the board.
+    OffBoard(Pos),
+    /// The point already holds a stone.
+    Occupied(Pos),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::BadSize(s) => write!(f, "board size {s} is not supported (5..=22)"),
+            BoardError::OffBoard(p) => write!(f, "point {} is off the board", p.0),
+            BoardError::Occupied(p) => write!(f, "point {} is already occupied", p.0),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// One entry of the undo stack.
+#[derive(Clone)]
+struct Ply {
+    pos: Pos,
+    color: Color,
+    change_start: u32,
+    counts: [[u16; CLASS_COUNT]; 2],
+    cand: CellSet,
+}
+
+/// The saved state of one cell, restored on undo.
+#[derive(Clone, Copy)]
+struct Change {
+    cell: u16,
+    pats: u32,
+    info: [u32; 2],
+}
+
+/// A Gomoku/Renju position with incremental pattern state.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    tables: &'static Tables,
+    side: Color,
+    hash: u64,
+    cells: [u8; MAX_CELLS],
+    words: [[u64; MAX_LINES]; 4],
+    line_idx: [[u8; MAX_CELLS]; 4],
+    line_pos: [[u8; MAX_CELLS]; 4],
+    delta: [isize; 4],
+    pats: [u32; MAX_CELLS],
+    info: [[u32; MAX_CELLS]; 2],
+    counts: [[u16; CLASS_COUNT]; 2],
+    occupied: CellSet,
+    cand: CellSet,
+    near: &'static [CellSet],
+    stack: Vec<Ply>,
+    changes: Vec<Change>,
+}
+
+impl Board {
+    /// An empty board of side `size` under `rule`.
+    ///
+    /// # Errors
+    /// [`BoardError::BadSize`] unless `5 <= size <= 22`.
+    pub fn new(size: usize, rule: Rule) -> Result<Board, BoardError> {
+        if !valid_size(size) {
+            return Err(BoardError::BadSize(size));
+        }
+        let tables = Tables::get(rule);
+        let mut b = Board {
+            size,
+            rule,
+            tables,
+            side: Color::Black,
+            hash: 0,
+            cells: [EMPTY; MAX_CELLS],
+            words: [[u64::MAX; MAX_LINES]; 4],
+            line_idx: [[0; MAX_CELLS]; 4],
+            line_pos: [[0; MAX_CELLS]; 4],
+            delta: [0; 4],
+            pats: [0; MAX_CELLS],
+            info: [[0; MAX_CELLS]; 2],
+            counts: [[0; CLASS_COUNT]; 2],
+            occupied: [0; SET_WORDS],
+            cand: [0; SET_WORDS],
+            near: near_masks(size),
+            stack: Vec::with_capacity(size * size + 8),
+            changes: Vec::with_capacity(64 * size * size),
+        };
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            b.delta[d] = dy as isize * size as isize + dx as isize;
+        }
+        for y in 0..size {
+            for x in 0..size {
+                let p = y * size + x;
+                let lines = [
+                    (y, x),
+                    (x, y),
+                    (x + size - 1 - y, x),
+                    (x + y, x),
+                ];
+                for (d, &(li, pos)) in lines.iter().enumerate() {
+                    b.line_idx[d][p] = li as u8;
+                    b.line_pos[d][p] = pos as u8;
+                    b.words[d][li] &= !(3u64 << (2 * (pos + PAD)));
+                }
+            }
+        }
+        b.recompute_cells();
+        Ok(b)
+    }
+
+    /// Recompute every empty cell's patterns, classes and the counts from the line words.
+    fn recompute_cells(&mut self) {
+        self.counts = [[0; CLASS_COUNT]; 2];
+        for p in 0..self.size * self.size {
+            if self.cells[p] != EMPTY {
+                continue;
+            }
+            let mut pats = 0u32;
+            for d in 0..4 {
+                pats |= u32::from(self.tables.line_entry(self.key_at(p, d))) << (8 * d);
+            }
+            self.pats[p] = pats;
+            for c in Color::ALL {
+                let info = self.tables.cell_info(cell_key_of(pats, c), c);
+                self.info[c.index()][p] = info;
+                self.counts[c.index()][info_class(info) as usize] += 1;
+            }
+        }
+    }
+
+    /// The board side.
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The rule.
+    #[inline]
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The side to move: the opponent of whoever made the last ply (black on an empty board).
+    #[inline]
+    #[must_use]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist hash of the stones and the side to move.
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Number of plies played (passes included).
+    #[inline]
+    #[must_use]
+    pub fn ply_count(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Number of stones on the board.
+    #[must_use]
+    pub fn stone_count(&self) -> usize {
+        self.occupied.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The plies played so far, oldest first, as (point, colour); a pass has [`Pos::PASS`].
+    pub fn history(&self) -> impl Iterator<Item = (Pos, Color)> + '_ {
+        self.stack.iter().map(|p| (p.pos, p.color))
+    }
+
+    /// The last ply, if any.
+    #[must_use]
+    pub fn last_move(&self) -> Option<(Pos, Color)> {
+        self.stack.last().map(|p| (p.pos, p.color))
+    }
+
+    /// Whether `(x, y)` lies on the board.
+    #[inline]
+    #[must_use]
+    pub fn on_board(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.size && (y as usize) < self.size
+    }
+
+    /// Whether `p` is a cell of this board (not the pass move).
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, p: Pos) -> bool {
+        p.index() < self.size * self.size
+    }
+
+    /// The cell `(x, y)`.
+    #[inline]
+    #[must_use]
+    pub fn pos(&self, x: usize, y: usize) -> Pos {
+        Pos::new(x, y, self.size)
+    }
+
+    /// The stone on `p`, if any.
+    #[inline]
+    #[must_use]
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells[p.index()] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is an empty cell of this board.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.contains(p) && self.cells[p.index()] == EMPTY
+    }
+
+    /// Every cell of the board, in index order.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> {
+        (0..(self.size * self.size) as u16).map(Pos)
+    }
+
+    /// Every empty cell, in index order.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.cells().filter(|&p| self.cells[p.index()] == EMPTY)
+    }
+
+    /// The combined threat class of empty cell `p` for colour `c`.
+    #[inline]
+    #[must_use]
+    pub fn class(&self, p: Pos, c: Color) -> Class {
+        debug_assert!(self.is_empty(p));
+        info_class(self.info[c.index()][p.index()])
+    }
+
+    /// The move-ordering score of empty cell `p` for colour `c`.
+    #[inline]
+    #[must_use]
+    pub fn score(&self, p: Pos, c: Color) -> i32 {
+        debug_assert!(self.is_empty(p));
+        info_score(self.info[c.index()][p.index()])
+    }
+
+    /// The line pattern of empty cell `p` for colour `c` in direction `d` (index into
+    /// [`DIRS`]).
+    #[inline]
+    #[must_use]
+    pub fn pattern(&self, p: Pos, d: usize, c: Color) -> Pattern {
+        Pattern::from_u8(((self.pats[p.index()] >> (8 * d + 4 * c.index())) & 0xF) as u8)
+    }
+
+    /// How many empty cells have class `class` for colour `c`.
+    #[inline]
+    #[must_use]
+    pub fn count(&self, c: Color, class: Class) -> u16 {
+        self.counts[c.index()][class as usize]
+    }
+
+    /// Whether colour `c` has at least one empty cell of class `class` (O(1)).
+    #[inline]
+    #[must_use]
+    pub fn has(&self, c: Color, class: Class) -> bool {
+        self.count(c, class) > 0
+    }
+
+    /// The 20-bit line key of cell `p` in direction `d` (the ten neighbours along the line).
+    #[inline]
+    #[must_use]
+    pub fn key_at(&self, p: usize, d: usize) -> usize {
+        let w = self.words[d][self.line_idx[d][p] as usize];
+        window_to_key((w >> (2 * self.line_pos[d][p] as usize)) & WINDOW_MASK)
+    }
+
+    /// The cell `k` steps from `p` along direction `d` (negative `k` goes backwards), if on the
+    /// board.
+    #[inline]
+    #[must_use]
+    pub fn step(&self, p: Pos, d: usize, k: i32) -> Option<Pos> {
+        let (dx, dy) = DIRS[d];
+        let x = p.x(self.size) as i32 + dx * k;
+        let y = p.y(self.size) as i32 + dy * k;
+        self.on_board(x, y)
+            .then(|| Pos::new(x as usize, y as usize, self.size))
+    }
+
+    /// The line tables of this board's rule.
+    #[inline]
+    #[must_use]
+    pub fn tables(&self) -> &'static Tables {
+        self.tables
+    }
+
+    /// Whether `p` is in the candidate area (within [`CANDIDATE_RADIUS`] of a stone) and empty.
+    #[inline]
+    #[must_use]
+    pub fn is_candidate(&self, p: Pos) -> bool {
+        let i = p.index();
+        (self.cand[i / 64] & !self.occupied[i / 64]) >> (i % 64) & 1 != 0
+    }
+
+    /// The empty cells of the candidate area, in index order.
+    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..SET_WORDS).flat_map(move |w| {
+            let mut bits = self.cand[w] & !self.occupied[w];
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(Pos((w * 64 + b) as u16))
+            })
+        })
+    }
+
+    /// Play a stone for the side to move at empty cell `p`, without any check but debug asserts.
+    #[inline]
+    pub fn play_unchecked(&mut self, p: Pos) {
+        self.put_unchecked(p, self.side);
+    }
+
+    /// Put a stone of colour `c` at empty cell `p`; the side to move becomes `c`'s opponent.
+    /// This is the one primitive every stone goes through (setup positions with arbitrary stone
+    /// counts use it directly).
+    pub fn put_unchecked(&mut self, p: Pos, c: Color) {
+        debug_assert!(self.is_empty(p), "put on a non-empty cell {p:?}");
+        let pi = p.index();
+        self.stack.push(Ply {
+            pos: p,
+            color: c,
+            change_start: self.changes.len() as u32,
+            counts: self.counts,
+            cand: self.cand,
+        });
+        for col in 0..2 {
+            self.counts[col][(self.info[col][pi] & 0xFF) as usize] -= 1;
+        }
+        let v = code(c);
+        self.cells[pi] = v;
+        self.occupied[pi / 64] |= 1 << (pi % 64);
+        let near = &self.near[pi];
+        for (w, n) in self.cand.iter_mut().zip(near.iter()) {
+            *w |= n;
+        }
+        self.hash ^= zobrist::STONE[c.index()][pi];
+        if self.side != c.opponent() {
+            self.hash ^= zobrist::SIDE;
+        }
+        self.side = c.opponent();
+        for d in 0..4 {
+            let li = self.line_idx[d][pi] as usize;
+            let pos = self.line_pos[d][pi] as usize;
+            self.words[d][li] |= u64::from(v) << (2 * (pos + PAD));
+            let word = self.words[d][li];
+            let delta = self.delta[d];
+            for k in 1..=PAD {
+                // Forward neighbour at padded index pos + PAD + k.
+                let fwd = pos + PAD + k;
+                if (word >> (2 * fwd)) & 3 == 0 {
+                    let q = (pi as isize + k as isize * delta) as usize;
+                    let key = window_to_key((word >> (2 * (pos + k))) & WINDOW_MASK);
+                    self.update_dir(q, d, key);
+                }
+                let back = pos + PAD - k;
+                if (word >> (2 * back)) & 3 == 0 {
+                    let q = (pi as isize - k as isize * delta) as usize;
+                    let key = window_to_key((word >> (2 * (pos - k))) & WINDOW_MASK);
+                    self.update_dir(q, d, key);
+                }
+            }
+        }
+        #[cfg(debug_assertions)]
+        self.debug_check();
+    }
+
+    /// Refresh the pattern byte of cell `q` in direction `d` from line key `key`.
+    #[inline]
+    fn update_dir(&mut self, q: usize, d: usize, key: usize) {
+        let old = self.pats[q];
+        let new = (old & !(0xFF << (8 * d))) | (u32::from(self.tables.line_entry(key)) << (8 * d));
+        if new == old {
+            return;
+        }
+        self.changes.push(Change {
+            cell: q as u16,
+            pats: old,
+            info: [self.info[0][q], self.info[1][q]],
+        });
+        self.pats[q] = new;
+        for c in Color::ALL {
+            let ci = c.index();
+            let info = self.tables.cell_info(cell_key_of(new, c), c);
+            let old_info = self.info[ci][q];
+            if info != old_info {
+                self.counts[ci][(old_info & 0xFF) as usize] -= 1;
+                self.counts[ci][(info & 0xFF) as usize] += 1;
+                self.info[ci][q] = info;
+            }
+        }
+    }
+
+    /// Pass: the side to move changes, nothing else.
+    pub fn pass(&mut self) {
+        self.stack.push(Ply {
+            pos: Pos::PASS,
+            color: self.side,
+            change_start: self.changes.len() as u32,
+            counts: self.counts,
+            cand: self.cand,
+        });
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SIDE;
+    }
+
+    /// Take back the last ply (stone or pass). Returns it, or `None` on an empty history.
+    pub fn undo(&mut self) -> Option<(Pos, Color)> {
+        let ply = self.stack.pop()?;
+        let prev_side = self
+            .stack
+            .last()
+            .map_or(Color::Black, |p| p.color.opponent());
+        if ply.pos.is_pass() {
+            self.side = ply.color;
+            self.hash ^= zobrist::SIDE;
+            return Some((ply.pos, ply.color));
+        }
+        let start = ply.change_start as usize;
+        for ch in self.changes[start..].iter().rev() {
+            let q = ch.cell as usize;
+            self.pats[q] = ch.pats;
+            self.info[0][q] = ch.info[0];
+            self.info[1][q] = ch.info[1];
+        }
+        self.changes.truncate(start);
+        self.counts = ply.counts;
+        self.cand = ply.cand;
+        let pi = ply.pos.index();
+        self.cells[pi] = EMPTY;
+        self.occupied[pi / 64] &= !(1 << (pi % 64));
+        for d in 0..4 {
+            let li = self.line_idx[d][pi] as usize;
+            let pos = self.line_pos[d][pi] as usize;
+            self.words[d][li] &= !(3u64 << (2 * (pos + PAD)));
+        }
+        self.hash ^= zobrist::STONE[ply.color.index()][pi];
+        if prev_side != ply.color.opponent() {
+            self.hash ^= zobrist::SIDE;
+        }
+        self.side = prev_side;
+        #[cfg(debug_assertions)]
+        self.debug_check();
+        Some((ply.pos, ply.color))
+    }
+
+    #[cfg(debug_assertions)]
+    fn debug_check(&self) {
+        if let Err(e) = self.check_invariants() {
+            panic!("board invariant broken: {e}\n{self}");
+        }
+    }
+
+    /// The cell-bit-set of stones.
+    #[must_use]
+    pub fn occupied(&self) -> &CellSet {
+        &self.occupied
+    }
+}
+
+/// Extract colour `c`'s cell key (four pattern nibbles) from a packed pattern word.
+#[inline]
+#[must_use]
+pub fn cell_key_of(pats: u32, c: Color) -> usize {
+    let v = (pats >> (4 * c.index() as u32)) & 0x0F0F_0F0F;
+    let v = (v | (v >> 4)) & 0x00FF_00FF;
+    ((v | (v >> 8)) & 0xFFFF) as usize
+}
+
+/// The candidate-area masks of every cell of a board of side `size` (shared, built once).
+fn near_masks(size: usize) -> &'static [CellSet] {
+    use std::sync::OnceLock;
+    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+    MASKS[size].get_or_init(|| {
+        let r = CANDIDATE_RADIUS as i32;
+        (0..size * size)
+            .map(|p| {
+                let (x, y) = ((p % size) as i32, (p / size) as i32);
+                let mut m = [0u64; SET_WORDS];
+                for ny in (y - r).max(0)..=(y + r).min(size as i32 - 1) {
+                    for nx in (x - r).max(0)..=(x + r).min(size as i32 - 1) {
+                        let q = ny as usize * size + nx as usize;
+                        m[q / 64] |= 1 << (q % 64);
+                    }
+                }
+                m
+            })
+            .collect()
+    })
+}

@@ -1,0 +1,11 @@
+//! renju-engine: a Gomoku/Renju engine.
+//!
+//! Modules in dependency order (each may import only those above it):
+//! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`cli`].
+#![deny(missing_docs)]
+
+pub mod types;
+pub mod pattern;
+pub mod board;
+pub mod rules;
+pub mod cli;
