@@ -1,0 +1,89 @@
+//! Differential foul test: the fast renju foul detector against the slow reference at every
+//! empty point of many seeded hard positions. Size knob: `FOUL_POSITIONS` (default 20,000);
+//! seed knob: `FOUL_SEED`.
+
+mod common;
+use rayon::prelude::*;
+use renju_engine::rules::{reference, renju, Foul};
+use renju_engine::types::{Color, Rule};
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn fast_fouls_equal_reference_fouls() {
+    let positions = env_usize("FOUL_POSITIONS", 20_000);
+    let seed = env_usize("FOUL_SEED", 2026) as u64;
+    const BATCH: usize = 500;
+    let batches = positions.div_ceil(BATCH);
+    let stats: Vec<[usize; 5]> = (0..batches)
+        .into_par_iter()
+        .map(|bi| {
+            let mut gen = common::PositionGen::new(seed.wrapping_mul(1_000_003).wrapping_add(bi as u64));
+            let mut st = [0usize; 5];
+            let count = BATCH.min(positions - bi * BATCH);
+            for i in 0..count {
+                let size = match i % 10 {
+                    0 => 20,
+                    1 => 11,
+                    _ => 15,
+                };
+                let (black, white) = gen.next(size);
+                let mut b = common::board_from(Rule::Renju, size, &black, &white, 0);
+                let mut g = reference::Grid::from_board(&b);
+                for p in b.empty_cells().collect::<Vec<_>>() {
+                    let slow = reference::foul(&mut g, p.x(size) as i32, p.y(size) as i32);
+                    let candidate = b.class(p, Color::Black).needs_three_check();
+                    let fast = renju::foul(&mut b, p);
+                    if candidate && slow.is_none() {
+                        st[4] += 1;
+                    }
+                    assert_eq!(
+                        fast,
+                        slow,
+                        "batch {bi} position {i}: at {}\n{b}",
+                        p.to_renju(size)
+                    );
+                    match slow {
+                        Some(Foul::DoubleThree) => st[0] += 1,
+                        Some(Foul::DoubleFour) => st[1] += 1,
+                        Some(Foul::Overline) => st[2] += 1,
+                        None => {}
+                    }
+                }
+                // all_fouls lists exactly the fouls found point by point.
+                let all = renju::all_fouls(&mut b);
+                let listed: usize = all.len();
+                let point_by_point = b
+                    .empty_cells()
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .filter(|&p| renju::foul(&mut b, p).is_some())
+                    .count();
+                assert_eq!(listed, point_by_point);
+                st[3] += 1;
+            }
+            st
+        })
+        .collect();
+    let total = stats.iter().fold([0usize; 5], |mut a, s| {
+        for i in 0..5 {
+            a[i] += s[i];
+        }
+        a
+    });
+    println!(
+        "{} positions: {} double-three, {} double-four, {} overline fouls agreed; \
+         {} double-three candidates settled as legal by the real-three recursion",
+        total[3], total[0], total[1], total[2], total[4]
+    );
+    assert_eq!(total[3], positions);
+    // The generator must produce hard positions: every kind of foul, many times.
+    if positions >= 1000 {
+        assert!(total[0] > positions / 10 && total[1] > positions / 10 && total[2] > positions / 20 && total[4] > positions / 20, "{total:?}");
+    }
+}
