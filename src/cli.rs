@@ -45,7 +45,11 @@ enum Command {
 
 /// Run the command line with `args` (program name first), writing to `out` and `err`.
 /// Returns the process exit code.
-pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run(
+    args: impl IntoIterator<Item = OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -61,14 +65,23 @@ pub fn run(args: impl IntoIterator<Item = OsString>, out: &mut dyn Write, err: &
         }
     };
     let result = match cli.command {
-        None => Err("the protocol engine is not built yet; use a subcommand (see --help)".to_string()),
+        None => {
+            Err("the protocol engine is not built yet; use a subcommand (see --help)".to_string())
+        }
         Some(Command::Fouls {
             size,
             moves,
             black,
             white,
             diagram,
-        }) => fouls_command(size, moves.as_deref(), black.as_deref(), white.as_deref(), diagram, out),
+        }) => fouls_command(
+            size,
+            moves.as_deref(),
+            black.as_deref(),
+            white.as_deref(),
+            diagram,
+            out,
+        ),
     };
     match result {
         Ok(()) => 0,
@@ -91,14 +104,23 @@ pub fn build_position(
     white: Option<&str>,
 ) -> Result<Board, String> {
     if !valid_size(size) {
-        return Err(format!("board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"));
+        return Err(format!(
+            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
+        ));
     }
     let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
     let mut stones: Vec<(Pos, Color)> = Vec::new();
     if let Some(m) = moves {
         let list = parse_renju_list(m, size).map_err(|e| e.to_string())?;
         for (i, p) in list.into_iter().enumerate() {
-            stones.push((p, if i % 2 == 0 { Color::Black } else { Color::White }));
+            stones.push((
+                p,
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+            ));
         }
     } else {
         for (list, c) in [(black, Color::Black), (white, Color::White)] {
@@ -137,12 +159,8 @@ fn fouls_command(
     fouls.sort_by_key(|&(p, _)| (p.x(size), size - p.y(size)));
     let io = |e: std::io::Error| e.to_string();
     if diagram {
-        let text = board.diagram_with(|p| {
-            fouls
-                .iter()
-                .find(|&&(q, _)| q == p)
-                .map(|&(_, k)| k.mark())
-        });
+        let text =
+            board.diagram_with(|p| fouls.iter().find(|&&(q, _)| q == p).map(|&(_, k)| k.mark()));
         write!(out, "{text}").map_err(io)?;
     }
     for (p, k) in &fouls {

@@ -4,8 +4,8 @@
 //! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`cli`].
 #![deny(missing_docs)]
 
-pub mod types;
-pub mod pattern;
 pub mod board;
-pub mod rules;
 pub mod cli;
+pub mod pattern;
+pub mod rules;
+pub mod types;

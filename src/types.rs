@@ -412,9 +412,18 @@ mod tests {
         assert_eq!(parse_renju("a1", 15), Ok(Pos::new(0, 14, 15)));
         assert_eq!(parse_renju("a15", 15), Ok(Pos::new(0, 0, 15)));
         assert_eq!(parse_renju("t20", 20), Ok(Pos::new(19, 0, 20)));
-        assert!(matches!(parse_renju("p1", 15), Err(CoordError::OffBoard(_))));
-        assert!(matches!(parse_renju("a16", 15), Err(CoordError::OffBoard(_))));
-        assert!(matches!(parse_renju("a0", 15), Err(CoordError::OffBoard(_))));
+        assert!(matches!(
+            parse_renju("p1", 15),
+            Err(CoordError::OffBoard(_))
+        ));
+        assert!(matches!(
+            parse_renju("a16", 15),
+            Err(CoordError::OffBoard(_))
+        ));
+        assert!(matches!(
+            parse_renju("a0", 15),
+            Err(CoordError::OffBoard(_))
+        ));
         assert!(matches!(parse_renju("8h", 15), Err(CoordError::Syntax(_))));
     }
 

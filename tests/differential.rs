@@ -23,7 +23,8 @@ fn fast_fouls_equal_reference_fouls() {
     let stats: Vec<[usize; 5]> = (0..batches)
         .into_par_iter()
         .map(|bi| {
-            let mut gen = common::PositionGen::new(seed.wrapping_mul(1_000_003).wrapping_add(bi as u64));
+            let mut gen =
+                common::PositionGen::new(seed.wrapping_mul(1_000_003).wrapping_add(bi as u64));
             let mut st = [0usize; 5];
             let count = BATCH.min(positions - bi * BATCH);
             for i in 0..count {
@@ -84,6 +85,12 @@ fn fast_fouls_equal_reference_fouls() {
     assert_eq!(total[3], positions);
     // The generator must produce hard positions: every kind of foul, many times.
     if positions >= 1000 {
-        assert!(total[0] > positions / 10 && total[1] > positions / 10 && total[2] > positions / 20 && total[4] > positions / 20, "{total:?}");
+        assert!(
+            total[0] > positions / 10
+                && total[1] > positions / 10
+                && total[2] > positions / 20
+                && total[4] > positions / 20,
+            "{total:?}"
+        );
     }
 }

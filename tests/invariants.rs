@@ -48,7 +48,12 @@ fn random_game(size: usize, rule: Rule, rng: &mut StdRng) {
             let c = b.side_to_move();
             // The pattern class says "five" exactly when run counting does.
             let five = b.class(p, c) == Class::Five;
-            assert_eq!(five, rules::wins_by_placing(&b, p, c), "five at {}\n{b}", p.to_renju(size));
+            assert_eq!(
+                five,
+                rules::wins_by_placing(&b, p, c),
+                "five at {}\n{b}",
+                p.to_renju(size)
+            );
             if rng.gen_bool(0.05) {
                 // An out-of-turn stone, as setup positions have.
                 b.put_unchecked(p, c.opponent());

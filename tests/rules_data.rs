@@ -14,7 +14,12 @@ fn check_case(b: &mut Board, p: Pos, c: Color, expect: &str, what: &str) {
     assert!(b.is_empty(p), "{what}: tested point occupied");
     let wins = rules::wins_by_placing(b, p, c);
     let fast_five = b.class(p, c) == Class::Five;
-    assert_eq!(wins, fast_five, "{what}: run-based win {wins} vs pattern class {:?}", b.class(p, c));
+    assert_eq!(
+        wins,
+        fast_five,
+        "{what}: run-based win {wins} vs pattern class {:?}",
+        b.class(p, c)
+    );
     let (fast, slow) = if c == Color::Black && b.rule() == Rule::Renju {
         let mut g = reference::Grid::from_board(b);
         let slow = reference::foul(&mut g, p.x(b.size()) as i32, p.y(b.size()) as i32);
@@ -105,8 +110,10 @@ fn full_board_foul_maps() {
         }
         for s in 0..8 {
             let mut b = board_from(Rule::Renju, size, &black, &white, s);
-            let mut expect: Vec<(Pos, Foul)> =
-                want.iter().map(|&(p, k)| (sym_pos(s, p, size), k)).collect();
+            let mut expect: Vec<(Pos, Foul)> = want
+                .iter()
+                .map(|&(p, k)| (sym_pos(s, p, size), k))
+                .collect();
             expect.sort();
             let got = renju::all_fouls(&mut b);
             assert_eq!(got, expect, "{} symmetry {s}", case.line);
@@ -114,7 +121,13 @@ fn full_board_foul_maps() {
             for p in b.empty_cells().collect::<Vec<_>>() {
                 let slow = reference::foul(&mut g, p.x(size) as i32, p.y(size) as i32);
                 let fast = expect.iter().find(|&&(q, _)| q == p).map(|&(_, k)| k);
-                assert_eq!(slow, fast, "reference at {} in {}", p.to_renju(size), case.line);
+                assert_eq!(
+                    slow,
+                    fast,
+                    "reference at {} in {}",
+                    p.to_renju(size),
+                    case.line
+                );
             }
         }
         boards += 1;

@@ -23,7 +23,11 @@ fn decode(key: usize) -> [u8; WINDOW] {
 /// A window a board can produce: walls only as unbroken runs from the two outer ends.
 fn reachable(l: &[u8; WINDOW]) -> bool {
     let left_walls = l[..CENTER].iter().take_while(|&&v| v == WALL).count();
-    let right_walls = l[CENTER + 1..].iter().rev().take_while(|&&v| v == WALL).count();
+    let right_walls = l[CENTER + 1..]
+        .iter()
+        .rev()
+        .take_while(|&&v| v == WALL)
+        .count();
     let walls = l.iter().filter(|&&v| v == WALL).count();
     walls == left_walls + right_walls
 }
@@ -36,13 +40,21 @@ fn every_line_key_matches_the_classifier() {
         for key in 0..LINE_KEYS {
             let l = decode(key);
             if !reachable(&l) {
-                assert_eq!(t.line_entry(key), 0, "{rule}: unreachable key {key:#x} must be 0");
+                assert_eq!(
+                    t.line_entry(key),
+                    0,
+                    "{rule}: unreachable key {key:#x} must be 0"
+                );
                 continue;
             }
             reachable_keys += 1;
             for c in Color::ALL {
                 let want = classify::classify(&l, c, rule);
-                assert_eq!(t.pattern(key, c), want, "{rule} {c} key {key:#x} window {l:?}");
+                assert_eq!(
+                    t.pattern(key, c),
+                    want,
+                    "{rule} {c} key {key:#x} window {l:?}"
+                );
             }
             if rule == Rule::Renju {
                 let mut placed = l;
@@ -52,9 +64,16 @@ fn every_line_key_matches_the_classifier() {
                 } else {
                     0
                 };
-                assert_eq!(t.three_extensions(key), want, "renju extensions of key {key:#x}");
+                assert_eq!(
+                    t.three_extensions(key),
+                    want,
+                    "renju extensions of key {key:#x}"
+                );
                 // An open three always has at least one extension, and only then.
-                assert_eq!(want != 0, t.pattern(key, Color::Black) == Pattern::OpenThree);
+                assert_eq!(
+                    want != 0,
+                    t.pattern(key, Color::Black) == Pattern::OpenThree
+                );
             }
         }
         // Walls: 0..=5 on each side, the rest free: (3^5 + 3^4 + ... + 1)^2 windows.
@@ -69,7 +88,11 @@ fn every_cell_key_matches_combine() {
         let t = Tables::get(rule);
         for key in 0..CELL_KEYS {
             let pats = table::cell_key_patterns(key);
-            if pats.iter().enumerate().any(|(d, &p)| (key >> (4 * d)) & 0xF != p as usize) {
+            if pats
+                .iter()
+                .enumerate()
+                .any(|(d, &p)| (key >> (4 * d)) & 0xF != p as usize)
+            {
                 continue; // a nibble above the last pattern: never produced by a board
             }
             assert_eq!(table::cell_key(pats), key);
@@ -86,7 +109,12 @@ fn every_cell_key_matches_combine() {
 #[test]
 fn symmetric_rules_treat_colours_alike() {
     // Outside renju the rules do not depend on colour: swapping the stones swaps the patterns.
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::CaroOverline] {
+    for rule in [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Caro,
+        Rule::CaroOverline,
+    ] {
         let t = Tables::get(rule);
         for key in 0..LINE_KEYS {
             let l = decode(key);
@@ -103,7 +131,10 @@ fn symmetric_rules_treat_colours_alike() {
                 };
                 swapped |= s << (2 * i);
             }
-            assert_eq!(t.pattern(key, Color::Black), t.pattern(swapped, Color::White));
+            assert_eq!(
+                t.pattern(key, Color::Black),
+                t.pattern(swapped, Color::White)
+            );
         }
     }
 }

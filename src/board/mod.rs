@@ -16,7 +16,7 @@
 //!
 //! # Invariants
 //! [`Board::check_invariants`] recomputes everything from the stone array and reports the first
-//! field that differs; debug builds run it after every play and undo.
+//! field that differs; with the `check-invariants` feature it runs after every play and undo.
 
 mod text;
 pub mod validate;
@@ -140,12 +140,7 @@ impl Board {
         for y in 0..size {
             for x in 0..size {
                 let p = y * size + x;
-                let lines = [
-                    (y, x),
-                    (x, y),
-                    (x + size - 1 - y, x),
-                    (x + y, x),
-                ];
+                let lines = [(y, x), (x, y), (x + size - 1 - y, x), (x + y, x)];
                 for (d, &(li, pos)) in lines.iter().enumerate() {
                     b.line_idx[d][p] = li as u8;
                     b.line_pos[d][p] = pos as u8;
@@ -422,7 +417,7 @@ impl Board {
                 }
             }
         }
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "check-invariants")]
         self.debug_check();
     }
 
@@ -500,12 +495,12 @@ impl Board {
             self.hash ^= zobrist::SIDE;
         }
         self.side = prev_side;
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "check-invariants")]
         self.debug_check();
         Some((ply.pos, ply.color))
     }
 
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "check-invariants")]
     fn debug_check(&self) {
         if let Err(e) = self.check_invariants() {
             panic!("board invariant broken: {e}\n{self}");
@@ -531,7 +526,8 @@ pub fn cell_key_of(pats: u32, c: Color) -> usize {
 /// The candidate-area masks of every cell of a board of side `size` (shared, built once).
 fn near_masks(size: usize) -> &'static [CellSet] {
     use std::sync::OnceLock;
-    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] = [const { OnceLock::new() }; MAX_SIZE + 1];
+    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
     MASKS[size].get_or_init(|| {
         let r = CANDIDATE_RADIUS as i32;
         (0..size * size)

@@ -43,6 +43,10 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({} {}x{}, {} to move)\n{}", self.rule, self.size, self.size, self.side, self)
+        write!(
+            f,
+            "Board({} {}x{}, {} to move)\n{}",
+            self.rule, self.size, self.size, self.side, self
+        )
     }
 }

@@ -3,7 +3,7 @@
 //! Everything here reads the stone array through coordinates only (never the line words or any
 //! incremental field), rebuilds each field, and names the first one that differs.
 
-use super::{cell_key_of, zobrist, Board, SET_WORDS, CANDIDATE_RADIUS, PAD};
+use super::{cell_key_of, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
 use crate::pattern::classify::{self, Line, EMPTY, WALL, WINDOW};
 use crate::pattern::table::info_class;
 use crate::pattern::{Pattern, CLASS_COUNT};
@@ -35,11 +35,18 @@ impl Board {
     pub fn check_invariants(&self) -> Result<(), String> {
         let n = self.size * self.size;
         // Side to move and hash.
-        let side = self.stack.last().map_or(Color::Black, |p| p.color.opponent());
+        let side = self
+            .stack
+            .last()
+            .map_or(Color::Black, |p| p.color.opponent());
         if side != self.side {
             return Err(format!("side to move {:?}, expected {:?}", self.side, side));
         }
-        let mut hash = if side == Color::White { zobrist::SIDE } else { 0 };
+        let mut hash = if side == Color::White {
+            zobrist::SIDE
+        } else {
+            0
+        };
         for p in 0..n {
             if let Some(c) = self.stone(Pos(p as u16)) {
                 hash ^= zobrist::STONE[c.index()][p];
@@ -59,7 +66,9 @@ impl Board {
                     want |= (slow[PAD + 1 + i] as usize) << (2 * (PAD + i));
                 }
                 if key != want {
-                    return Err(format!("line key of cell {p} dir {d}: {key:#x}, expected {want:#x}"));
+                    return Err(format!(
+                        "line key of cell {p} dir {d}: {key:#x}, expected {want:#x}"
+                    ));
                 }
             }
         }
@@ -79,7 +88,10 @@ impl Board {
                 pats |= u32::from(self.tables.line_entry(key)) << (8 * d);
             }
             if pats != self.pats[p] {
-                return Err(format!("patterns of cell {p}: {:#x}, expected {pats:#x}", self.pats[p]));
+                return Err(format!(
+                    "patterns of cell {p}: {:#x}, expected {pats:#x}",
+                    self.pats[p]
+                ));
             }
             for c in Color::ALL {
                 let info = self.tables.cell_info(cell_key_of(pats, c), c);
@@ -101,12 +113,20 @@ impl Board {
             }
         }
         if counts != self.counts {
-            return Err(format!("class counts {:?}, expected {counts:?}", self.counts));
+            return Err(format!(
+                "class counts {:?}, expected {counts:?}",
+                self.counts
+            ));
         }
         if occupied != self.occupied {
             return Err("occupied set differs".to_string());
         }
-        let live: Vec<u64> = self.cand.iter().zip(self.occupied.iter()).map(|(c, o)| c & !o).collect();
+        let live: Vec<u64> = self
+            .cand
+            .iter()
+            .zip(self.occupied.iter())
+            .map(|(c, o)| c & !o)
+            .collect();
         if live != cand {
             return Err("candidate area differs".to_string());
         }

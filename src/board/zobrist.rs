@@ -13,7 +13,7 @@ const fn splitmix64(state: u64) -> (u64, u64) {
 
 const fn generate() -> ([[u64; MAX_CELLS]; 2], u64) {
     let mut keys = [[0u64; MAX_CELLS]; 2];
-    let mut state = 0x5EED_0F_4E_4A_u64;
+    let mut state = 0x005E_ED0F_4E4A_u64;
     let mut c = 0;
     while c < 2 {
         let mut i = 0;

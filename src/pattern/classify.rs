@@ -192,7 +192,10 @@ pub fn three_extensions(line: &Line, c: Color, rule: Rule) -> u16 {
 /// If the centre of `line` is not empty.
 #[must_use]
 pub fn classify(line: &Line, c: Color, rule: Rule) -> Pattern {
-    assert_eq!(line[CENTER], EMPTY, "the centre of a classified window must be empty");
+    assert_eq!(
+        line[CENTER], EMPTY,
+        "the centre of a classified window must be empty"
+    );
     let v = code(c);
     let mut l = *line;
     l[CENTER] = v;
@@ -234,7 +237,12 @@ fn twos(l: &Line, v: u8) -> Pattern {
     let own = |a: usize, b: usize| (a..=b).filter(|&j| l[j] == v).count();
     for s in CENTER.saturating_sub(4)..=CENTER - 1 {
         let e = s + 5;
-        if e < WINDOW && l[s] == EMPTY && l[e] == EMPTY && clean(s + 1, e - 1) && own(s + 1, e - 1) == 2 {
+        if e < WINDOW
+            && l[s] == EMPTY
+            && l[e] == EMPTY
+            && clean(s + 1, e - 1)
+            && own(s + 1, e - 1) == 2
+        {
             return Pattern::OpenTwo;
         }
     }
@@ -276,9 +284,17 @@ mod tests {
         for (i, slot) in l.iter_mut().enumerate() {
             let j = i as i32 - CENTER as i32 + q;
             let ch = if j < 0 {
-                if b[0] == b'#' { b'#' } else { b'.' }
+                if b[0] == b'#' {
+                    b'#'
+                } else {
+                    b'.'
+                }
             } else if j as usize >= b.len() {
-                if b[b.len() - 1] == b'#' { b'#' } else { b'.' }
+                if b[b.len() - 1] == b'#' {
+                    b'#'
+                } else {
+                    b'.'
+                }
             } else {
                 b[j as usize]
             };
@@ -311,9 +327,17 @@ mod tests {
     fn check(s: &str, rule: Rule, want: Pattern) {
         let l = parse(s);
         assert_eq!(classify(&l, Color::Black, rule), want, "{s} {rule}");
-        assert_eq!(classify(&rev(&l), Color::Black, rule), want, "rev {s} {rule}");
+        assert_eq!(
+            classify(&rev(&l), Color::Black, rule),
+            want,
+            "rev {s} {rule}"
+        );
         if rule != Rule::Renju {
-            assert_eq!(classify(&flip(&l), Color::White, rule), want, "flip {s} {rule}");
+            assert_eq!(
+                classify(&flip(&l), Color::White, rule),
+                want,
+                "flip {s} {rule}"
+            );
         }
     }
 

@@ -107,7 +107,10 @@ impl Grid {
 /// # Panics
 /// If `(x, y)` is not an empty point of the grid.
 pub fn foul(grid: &mut Grid, x: i32, y: i32) -> Option<Foul> {
-    assert!(grid.is_empty(x, y), "reference foul check on a non-empty point");
+    assert!(
+        grid.is_empty(x, y),
+        "reference foul check on a non-empty point"
+    );
     grid.set(x, y, Some(Color::Black));
     let verdict = verdict_with_stone(grid, x, y);
     grid.set(x, y, None);

@@ -183,8 +183,10 @@ impl PositionGen {
                 let (mut x, mut y) = (size / 2, size / 2);
                 for _ in 0..n {
                     for _ in 0..20 {
-                        let nx = (x as i32 + self.rng.gen_range(-2..=2)).clamp(0, size as i32 - 1) as usize;
-                        let ny = (y as i32 + self.rng.gen_range(-2..=2)).clamp(0, size as i32 - 1) as usize;
+                        let nx = (x as i32 + self.rng.gen_range(-2..=2)).clamp(0, size as i32 - 1)
+                            as usize;
+                        let ny = (y as i32 + self.rng.gen_range(-2..=2)).clamp(0, size as i32 - 1)
+                            as usize;
                         if occ[ny * size + nx].is_none() {
                             x = nx;
                             y = ny;

@@ -1,0 +1,47 @@
+//! Positions shared by the benchmarks, generated deterministically.
+#![allow(dead_code)]
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use renju_engine::board::Board;
+use renju_engine::pattern::Class;
+use renju_engine::rules::renju;
+use renju_engine::types::{Color, Pos, Rule};
+
+/// A realistic mid-game position: `plies` moves of seeded greedy play (the move-ordering score
+/// of both sides plus noise), never a five, never a renju foul for black.
+pub fn midgame(rule: Rule, size: usize, plies: usize, seed: u64) -> Board {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut b = Board::new(size, rule).unwrap();
+    b.play_unchecked(Pos::new(size / 2, size / 2, size));
+    while b.ply_count() < plies {
+        let me = b.side_to_move();
+        let cands: Vec<Pos> = b.candidates().collect();
+        let mut best = None;
+        let mut best_score = i32::MIN;
+        for p in cands {
+            let c = b.class(p, me);
+            if c == Class::Five || b.class(p, me.opponent()) == Class::Five {
+                continue;
+            }
+            if me == Color::Black && rule == Rule::Renju && renju::is_foul(&mut b, p) {
+                continue;
+            }
+            let s = b.score(p, me) + b.score(p, me.opponent()) / 2 + rng.gen_range(0..40);
+            if s > best_score {
+                best_score = s;
+                best = Some(p);
+            }
+        }
+        match best {
+            Some(p) => b.play_unchecked(p),
+            None => break,
+        }
+    }
+    b
+}
+
+/// Every empty candidate cell of the position.
+pub fn moves(b: &Board) -> Vec<Pos> {
+    b.candidates().collect()
+}
