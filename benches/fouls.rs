@@ -6,8 +6,8 @@ use renju_engine::board::Board;
 use renju_engine::rules::renju;
 use renju_engine::types::{parse_renju_list, Color, Rule};
 
-/// Dense positions from the test data (nested and recursive double-three cases) and a
-/// generated 60-stone renju middle game.
+/// Dense positions from the test data (nested and recursive double-three cases), the densest
+/// of 200 random centre blocks, and a generated 60-stone renju middle game.
 fn positions() -> Vec<(String, Board, usize)> {
     let cases = [
         // (name, black, white, expected number of fouls)
@@ -26,6 +26,9 @@ fn positions() -> Vec<(String, Board, usize)> {
         }
         out.push((name.to_string(), b, n));
     }
+    let mut dense = common::dense_renju(200);
+    let n = renju::all_fouls(&mut dense).len();
+    out.push(("dense-random".to_string(), dense, n));
     let mut mid = common::midgame(Rule::Renju, 15, 60, 3);
     let n = renju::all_fouls(&mut mid).len();
     out.push(("midgame-60".to_string(), mid, n));

@@ -58,9 +58,7 @@ pub fn run(
                 let _ = write!(out, "{e}");
                 return 0;
             }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            let _ = writeln!(err, "{first}");
+            let _ = writeln!(err, "{}", one_line(&e.to_string()));
             return EXIT_BAD_INPUT;
         }
     };
@@ -89,6 +87,22 @@ pub fn run(
             let _ = writeln!(err, "error: {msg}");
             EXIT_BAD_INPUT
         }
+    }
+}
+
+/// Fold a multi-line clap message into one line: everything before its usage section, with
+/// whitespace collapsed (so "required arguments were not provided" names them).
+fn one_line(text: &str) -> String {
+    let head = text.split("\nUsage:").next().unwrap_or(text);
+    let head = head
+        .split("\n\nFor more information")
+        .next()
+        .unwrap_or(head);
+    let folded = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    if folded.is_empty() {
+        "error: bad arguments".to_string()
+    } else {
+        folded
     }
 }
 

@@ -2,7 +2,10 @@
 //! definitions.
 
 use renju_engine::pattern::classify::{self, CENTER, EMPTY, HALF, WALL, WINDOW};
-use renju_engine::pattern::table::{self, info_class, info_score, Tables, CELL_KEYS, LINE_KEYS};
+use renju_engine::pattern::table::{
+    self, compact, compact_to_key, info_class, info_score, Tables, CELL_KEYS, COMPACT_KEYS,
+    LINE_KEYS,
+};
 use renju_engine::pattern::{combine, score, Pattern};
 use renju_engine::types::{Color, Rule};
 
@@ -79,6 +82,26 @@ fn every_line_key_matches_the_classifier() {
         // Walls: 0..=5 on each side, the rest free: (3^5 + 3^4 + ... + 1)^2 windows.
         let per_side: usize = (0..=HALF).map(|w| 3usize.pow((HALF - w) as u32)).sum();
         assert_eq!(reachable_keys, per_side * per_side, "{rule}");
+    }
+}
+
+#[test]
+fn compact_index_is_a_bijection_on_reachable_keys() {
+    let mut seen = vec![false; COMPACT_KEYS];
+    for key in 0..LINE_KEYS {
+        let idx = compact(key);
+        assert!(idx < COMPACT_KEYS);
+        if reachable(&decode(key)) {
+            assert!(!seen[idx], "two reachable keys share index {idx}");
+            seen[idx] = true;
+            assert_eq!(compact_to_key(idx), Some(key));
+        } else {
+            assert_eq!(
+                compact_to_key(idx),
+                None,
+                "unreachable key {key:#x} aliases a reachable one"
+            );
+        }
     }
 }
 

@@ -45,3 +45,35 @@ pub fn midgame(rule: Rule, size: usize, plies: usize, seed: u64) -> Board {
 pub fn moves(b: &Board) -> Vec<Pos> {
     b.candidates().collect()
 }
+
+/// A dense renju position: a 9x9 centre block filled at random (about 40% black, 15% white),
+/// the seed among `tries` with the most double-three candidates, so the recursive check works.
+pub fn dense_renju(tries: u64) -> Board {
+    let mut best: Option<(usize, Board)> = None;
+    for seed in 0..tries {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut b = Board::new(15, Rule::Renju).unwrap();
+        for y in 3..12 {
+            for x in 3..12 {
+                let r: f64 = rng.gen();
+                let p = Pos::new(x, y, 15);
+                if r < 0.40 {
+                    b.put_unchecked(p, Color::Black);
+                } else if r < 0.55 {
+                    b.put_unchecked(p, Color::White);
+                }
+            }
+        }
+        if renju_engine::rules::five_on_board(&b).is_some() {
+            continue;
+        }
+        let candidates = b
+            .empty_cells()
+            .filter(|&p| b.class(p, Color::Black).needs_three_check())
+            .count();
+        if best.as_ref().is_none_or(|(n, _)| candidates > *n) {
+            best = Some((candidates, b));
+        }
+    }
+    best.expect("a dense position").1
+}

@@ -94,6 +94,10 @@ pub struct Board {
     line_idx: [[u8; MAX_CELLS]; 4],
     line_pos: [[u8; MAX_CELLS]; 4],
     delta: [isize; 4],
+    /// How far along each line a stone changes its neighbours' patterns: five cells, but four in
+    /// freestyle (cells five away matter only for exactness and caro blocking, so freestyle
+    /// patterns never depend on them; the invariant tests check this against recomputation).
+    reach: usize,
     pats: [u32; MAX_CELLS],
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
@@ -125,6 +129,11 @@ impl Board {
             line_idx: [[0; MAX_CELLS]; 4],
             line_pos: [[0; MAX_CELLS]; 4],
             delta: [0; 4],
+            reach: if rule == Rule::Freestyle {
+                PAD - 1
+            } else {
+                PAD
+            },
             pats: [0; MAX_CELLS],
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
@@ -401,7 +410,7 @@ impl Board {
             self.words[d][li] |= u64::from(v) << (2 * (pos + PAD));
             let word = self.words[d][li];
             let delta = self.delta[d];
-            for k in 1..=PAD {
+            for k in 1..=self.reach {
                 // Forward neighbour at padded index pos + PAD + k.
                 let fwd = pos + PAD + k;
                 if (word >> (2 * fwd)) & 3 == 0 {
@@ -422,7 +431,7 @@ impl Board {
     }
 
     /// Refresh the pattern byte of cell `q` in direction `d` from line key `key`.
-    #[inline]
+    #[inline(always)]
     fn update_dir(&mut self, q: usize, d: usize, key: usize) {
         let old = self.pats[q];
         let new = (old & !(0xFF << (8 * d))) | (u32::from(self.tables.line_entry(key)) << (8 * d));
@@ -435,8 +444,12 @@ impl Board {
             info: [self.info[0][q], self.info[1][q]],
         });
         self.pats[q] = new;
+        let diff = old ^ new;
         for c in Color::ALL {
             let ci = c.index();
+            if (diff >> (4 * ci)) & 0x0F0F_0F0F == 0 {
+                continue;
+            }
             let info = self.tables.cell_info(cell_key_of(new, c), c);
             let old_info = self.info[ci][q];
             if info != old_info {
@@ -514,13 +527,14 @@ impl Board {
     }
 }
 
-/// Extract colour `c`'s cell key (four pattern nibbles) from a packed pattern word.
+/// Colour `c`'s cell key (see [`crate::pattern::table::cell_key`]) from a packed pattern word
+/// (byte `d` = direction `d`, black in the low nibble).
 #[inline]
 #[must_use]
 pub fn cell_key_of(pats: u32, c: Color) -> usize {
     let v = (pats >> (4 * c.index() as u32)) & 0x0F0F_0F0F;
-    let v = (v | (v >> 4)) & 0x00FF_00FF;
-    ((v | (v >> 8)) & 0xFFFF) as usize
+    let digit = |d: u32| ((v >> (8 * d)) & 0xF) as usize;
+    digit(0) + 10 * digit(1) + 100 * digit(2) + 1000 * digit(3)
 }
 
 /// The candidate-area masks of every cell of a board of side `size` (shared, built once).
@@ -544,4 +558,25 @@ fn near_masks(size: usize) -> &'static [CellSet] {
             })
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::table::{cell_key, cell_key_patterns, CELL_KEYS};
+
+    #[test]
+    fn cell_key_of_packed_patterns_matches_cell_key() {
+        // Every black/white pattern combination: pack as the board does, extract per colour.
+        for kb in (0..CELL_KEYS).step_by(7) {
+            let black = cell_key_patterns(kb);
+            let white = cell_key_patterns(CELL_KEYS - 1 - kb);
+            let mut word = 0u32;
+            for d in 0..4 {
+                word |= ((black[d] as u32) | ((white[d] as u32) << 4)) << (8 * d);
+            }
+            assert_eq!(cell_key_of(word, Color::Black), cell_key(black));
+            assert_eq!(cell_key_of(word, Color::White), cell_key(white));
+        }
+    }
 }

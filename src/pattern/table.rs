@@ -3,11 +3,14 @@
 //! * **Line table**: indexed by a 20-bit *line key*, the two-bit codes of the ten neighbours of a
 //!   cell along one direction (five on each side, nearest to the centre in the middle; the centre
 //!   itself is left out because it is empty whenever the table is consulted). Each entry holds
-//!   the [`Pattern`] for black (low nibble) and white (high nibble). Keys that no board can
-//!   produce (a wall between stones) hold 0.
+//!   the [`Pattern`] for black (low nibble) and white (high nibble). Only 364 of the 1024
+//!   values of a half key can occur on a board (walls come as a run from the outer end), so the
+//!   table is indexed by [`compact`], two small lookups that map the key one-to-one onto
+//!   133,225 entries (130 KB instead of 1 MB: it stays in the L2 cache). Keys that no board can
+//!   produce read 0.
 //! * **Three-extension table** (renju only): for black, the bit mask of window cells that turn
 //!   the line's open three into a straight four ([`classify::three_extensions`]).
-//! * **Cell table**: indexed by the four line patterns of one colour (a nibble each), holding the
+//! * **Cell table**: indexed by the four line patterns of one colour (base-10 digits), holding the
 //!   combined [`Class`] and move-ordering score ([`super::combine`], [`super::score`]).
 
 use std::sync::OnceLock;
@@ -20,8 +23,66 @@ use crate::types::{Color, Rule};
 
 /// Number of distinct line keys (20 bits).
 pub const LINE_KEYS: usize = 1 << 20;
-/// Number of distinct cell keys (four 4-bit patterns).
-pub const CELL_KEYS: usize = 1 << 16;
+/// Number of distinct cell keys: four patterns as base-10 digits (direction `d` is digit `d`).
+pub const CELL_KEYS: usize = 10_000;
+
+/// Valid states of one half key (five cells, walls only as a run from the outer end):
+/// 3^5 + 3^4 + ... + 1.
+pub const SIDE_STATES: usize = 364;
+/// Number of compact line indices: one more state per side stands for every invalid half.
+pub const COMPACT_KEYS: usize = (SIDE_STATES + 1) * (SIDE_STATES + 1);
+
+/// Build the map from a 10-bit half key to its compact state (invalid halves map to
+/// [`SIDE_STATES`]) and back. `right` selects the right half, whose outer end is the high bits.
+const fn side_maps(right: bool) -> ([u16; 1024], [u16; SIDE_STATES]) {
+    let mut to = [SIDE_STATES as u16; 1024];
+    let mut from = [0u16; SIDE_STATES];
+    let mut next = 0;
+    let mut bits = 0;
+    while bits < 1024 {
+        // Cell j of the half, j = 0 nearest to the centre for the right half and outermost for
+        // the left half.
+        let mut ok = true;
+        let mut j = 0;
+        while j < 4 {
+            let (inner, outer) = if right { (j, j + 1) } else { (j + 1, j) };
+            let inner_wall = (bits >> (2 * inner)) & 3 == 3;
+            let outer_wall = (bits >> (2 * outer)) & 3 == 3;
+            if inner_wall && !outer_wall {
+                ok = false;
+            }
+            j += 1;
+        }
+        if ok {
+            to[bits] = next as u16;
+            from[next] = bits as u16;
+            next += 1;
+        }
+        bits += 1;
+    }
+    assert!(next == SIDE_STATES);
+    (to, from)
+}
+
+const LEFT: ([u16; 1024], [u16; SIDE_STATES]) = side_maps(false);
+const RIGHT: ([u16; 1024], [u16; SIDE_STATES]) = side_maps(true);
+static LEFT_TO: [u16; 1024] = LEFT.0;
+static RIGHT_TO: [u16; 1024] = RIGHT.0;
+
+/// The compact table index of a 20-bit line key: reachable keys map one-to-one onto indices
+/// whose halves are both below [`SIDE_STATES`]; unreachable keys map onto the rest.
+#[inline]
+#[must_use]
+pub fn compact(key: usize) -> usize {
+    LEFT_TO[key & 0x3FF] as usize * (SIDE_STATES + 1) + RIGHT_TO[(key >> 10) & 0x3FF] as usize
+}
+
+/// The line key of a compact index, or `None` for the indices of unreachable keys.
+#[must_use]
+pub fn compact_to_key(idx: usize) -> Option<usize> {
+    let (l, r) = (idx / (SIDE_STATES + 1), idx % (SIDE_STATES + 1));
+    (l < SIDE_STATES && r < SIDE_STATES).then(|| LEFT.1[l] as usize | ((RIGHT.1[r] as usize) << 10))
+}
 
 /// Mask of the 22-bit window (11 cells of two bits) as it sits in a line word.
 pub const WINDOW_MASK: u64 = (1 << (2 * WINDOW)) - 1;
@@ -52,9 +113,9 @@ pub fn key_to_line(key: usize) -> Option<Line> {
 pub struct Tables {
     /// The rule these tables were generated for.
     pub rule: Rule,
-    line: Vec<u8>,
+    line: Box<[u8; COMPACT_KEYS]>,
     ext: Vec<u16>,
-    cell: [Vec<u32>; 2],
+    cell: [Box<[u32; CELL_KEYS]>; 2],
 }
 
 impl Tables {
@@ -72,52 +133,50 @@ impl Tables {
     }
 
     fn generate(rule: Rule) -> Tables {
-        let mut line = vec![0u8; LINE_KEYS];
-        let mut ext = if rule == Rule::Renju {
-            vec![0u16; LINE_KEYS]
+        let entries: Vec<(u8, u16)> = (0..COMPACT_KEYS)
+            .into_par_iter()
+            .map(|idx| {
+                let Some(key) = compact_to_key(idx) else {
+                    return (0, 0);
+                };
+                let Some(l) = key_to_line(key) else {
+                    return (0, 0);
+                };
+                let b = classify_pruned(&l, Color::Black, rule);
+                let w = classify_pruned(&l, Color::White, rule);
+                let ext = if rule == Rule::Renju && b == Pattern::OpenThree {
+                    let mut placed = l;
+                    placed[CENTER] = classify::BLACK;
+                    classify::three_extensions(&placed, Color::Black, rule)
+                } else {
+                    0
+                };
+                ((b as u8) | ((w as u8) << 4), ext)
+            })
+            .collect();
+        let line: Vec<u8> = entries.iter().map(|e| e.0).collect();
+        let ext: Vec<u16> = if rule == Rule::Renju {
+            entries.iter().map(|e| e.1).collect()
         } else {
             Vec::new()
         };
-        const CHUNK: usize = 1 << 14;
-        line.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(ci, chunk)| {
-                for (j, slot) in chunk.iter_mut().enumerate() {
-                    if let Some(l) = key_to_line(ci * CHUNK + j) {
-                        let b = classify_pruned(&l, Color::Black, rule) as u8;
-                        let w = classify_pruned(&l, Color::White, rule) as u8;
-                        *slot = b | (w << 4);
-                    }
-                }
-            });
-        if rule == Rule::Renju {
-            ext.par_chunks_mut(CHUNK)
-                .enumerate()
-                .for_each(|(ci, chunk)| {
-                    for (j, slot) in chunk.iter_mut().enumerate() {
-                        let key = ci * CHUNK + j;
-                        if line[key] & 0xF == Pattern::OpenThree as u8 {
-                            if let Some(mut l) = key_to_line(key) {
-                                l[CENTER] = classify::BLACK;
-                                *slot = classify::three_extensions(&l, Color::Black, rule);
-                            }
-                        }
-                    }
-                });
-        }
         let cell = [Color::Black, Color::White].map(|c| {
-            (0..CELL_KEYS)
+            let v: Vec<u32> = (0..CELL_KEYS)
                 .map(|k| {
                     let pats = cell_key_patterns(k);
                     let class = combine(pats, c, rule);
                     let s = score(pats, class);
                     pack_info(class, s)
                 })
-                .collect()
+                .collect();
+            v.into_boxed_slice().try_into().expect("CELL_KEYS entries")
         });
         Tables {
             rule,
-            line,
+            line: line
+                .into_boxed_slice()
+                .try_into()
+                .expect("COMPACT_KEYS entries"),
             ext,
             cell,
         }
@@ -127,14 +186,14 @@ impl Tables {
     #[inline]
     #[must_use]
     pub fn line_entry(&self, key: usize) -> u8 {
-        self.line[key]
+        self.line[compact(key)]
     }
 
     /// The pattern of colour `c` for a line key.
     #[inline]
     #[must_use]
     pub fn pattern(&self, key: usize, c: Color) -> Pattern {
-        Pattern::from_u8((self.line[key] >> (4 * c.index() as u8)) & 0xF)
+        Pattern::from_u8((self.line_entry(key) >> (4 * c.index() as u8)) & 0xF)
     }
 
     /// Renju black's three-extension mask of a line key (bit `i` = window cell `i`); 0 for the
@@ -145,7 +204,7 @@ impl Tables {
         if self.ext.is_empty() {
             0
         } else {
-            self.ext[key]
+            self.ext[compact(key)]
         }
     }
 
@@ -168,18 +227,16 @@ pub fn classify_pruned(l: &Line, c: Color, rule: Rule) -> Pattern {
     classify::classify(l, c, rule)
 }
 
-/// The four patterns encoded in a cell key (nibble `d` = direction `d`).
+/// The four patterns encoded in a cell key (decimal digit `d` = direction `d`).
 #[must_use]
 pub fn cell_key_patterns(k: usize) -> [Pattern; 4] {
-    [0, 1, 2, 3].map(|d| Pattern::from_u8(((k >> (4 * d)) & 0xF) as u8))
+    [1, 10, 100, 1000].map(|m| Pattern::from_u8(((k / m) % 10) as u8))
 }
 
 /// The cell key of four patterns.
 #[must_use]
 pub fn cell_key(pats: [Pattern; 4]) -> usize {
-    pats.iter()
-        .enumerate()
-        .fold(0, |k, (d, &p)| k | ((p as usize) << (4 * d)))
+    pats.iter().rev().fold(0, |k, &p| k * 10 + p as usize)
 }
 
 /// Pack a class and a score into one cell-info word (class in the low byte).
