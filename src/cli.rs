@@ -3,10 +3,13 @@
 //! May import everything below it. Errors are one line on stderr and exit code 2; nothing
 //! panics on bad input.
 
+use crate::bench;
 use crate::board::Board;
 use crate::rules::{self, renju};
+use crate::search::vcf::{Solution, Solver};
+use crate::search::{Iteration, Limits, Reporter, Searcher};
 use crate::types::{parse_renju_list, valid_size, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
-use clap::{ArgGroup, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -41,6 +44,107 @@ enum Command {
         #[arg(long)]
         diagram: bool,
     },
+    /// Fixed-depth benchmark; the node total is the behaviour signature.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = bench::DEFAULT_HASH_MB)]
+        hash: usize,
+    },
+    /// Threat-space solver: does the side to move win by VCF (or VCT)?
+    Solve {
+        /// Rule: freestyle, standard, renju, caro, caro-overline (or a Gomocup number).
+        #[arg(long)]
+        rule: Rule,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Search victory by continuous threats (fours and threes) instead of fours only.
+        #[arg(long)]
+        vct: bool,
+        /// VCT depth in attacker moves.
+        #[arg(long, default_value_t = 12)]
+        vct_depth: u32,
+        /// Node limit.
+        #[arg(long, default_value_t = 2_000_000)]
+        nodes: u64,
+    },
+    /// Alpha-beta analysis: one line per depth, then the best move.
+    #[command(group(ArgGroup::new("limit").required(true).args(["depth", "time"])))]
+    Analyze {
+        /// Rule: freestyle, standard, renju, caro, caro-overline (or a Gomocup number).
+        #[arg(long)]
+        rule: Rule,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Fixed depth.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Time limit in milliseconds.
+        #[arg(long)]
+        time: Option<u64>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+}
+
+/// A position on the command line: a move list, or stone lists with the side to move.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("stones").required(true).multiple(true).args(["moves", "black", "white"])))]
+struct PositionArgs {
+    /// Board side (5..=22).
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// Moves in renju notation, alternating from black.
+    #[arg(long, conflicts_with_all = ["black", "white", "to_move"])]
+    moves: Option<String>,
+    /// Black stones (any number).
+    #[arg(long)]
+    black: Option<String>,
+    /// White stones (any number).
+    #[arg(long)]
+    white: Option<String>,
+    /// Side to move with --black/--white (default: black if the counts are equal, else white).
+    #[arg(long)]
+    to_move: Option<Color>,
+}
+
+impl PositionArgs {
+    fn build(&self, rule: Rule) -> Result<Board, String> {
+        let mut b = build_position(
+            self.size,
+            rule,
+            self.moves.as_deref(),
+            self.black.as_deref().or(Some("")),
+            self.white.as_deref(),
+        )?;
+        if self.moves.is_none() {
+            let (mut nb, mut nw) = (0, 0);
+            for p in b.cells() {
+                match b.stone(p) {
+                    Some(Color::Black) => nb += 1,
+                    Some(Color::White) => nw += 1,
+                    None => {}
+                }
+            }
+            let want = self.to_move.unwrap_or(if nb == nw { Color::Black } else { Color::White });
+            if b.side_to_move() != want {
+                b.pass();
+            }
+        }
+        if b.empty_cells().next().is_none() {
+            return Err("the board is full".to_string());
+        }
+        Ok(b)
+    }
 }
 
 /// Run the command line with `args` (program name first), writing to `out` and `err`.
@@ -80,6 +184,26 @@ pub fn run(
             diagram,
             out,
         ),
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => bench_command(depth, threads, hash, out),
+        Some(Command::Solve {
+            rule,
+            position,
+            vct,
+            vct_depth,
+            nodes,
+        }) => solve_command(rule, &position, vct, vct_depth, nodes, out),
+        Some(Command::Analyze {
+            rule,
+            position,
+            depth,
+            time,
+            threads,
+            hash,
+        }) => analyze_command(rule, &position, depth, time, threads, hash, out),
     };
     match result {
         Ok(()) => 0,
@@ -181,4 +305,96 @@ fn fouls_command(
         writeln!(out, "{} {}", p.to_renju(size), k).map_err(io)?;
     }
     Ok(())
+}
+
+fn bench_command(depth: i32, threads: usize, hash: usize, out: &mut dyn Write) -> Result<(), String> {
+    if !(1..=64).contains(&depth) {
+        return Err(format!("depth {depth} is out of range (1..=64)"));
+    }
+    if threads == 0 || threads > 256 {
+        return Err(format!("thread count {threads} is out of range (1..=256)"));
+    }
+    if hash == 0 || hash > 65_536 {
+        return Err(format!("hash size {hash} MB is out of range (1..=65536)"));
+    }
+    bench::run(depth, threads, hash, out).map(|_| ())
+}
+
+fn line_text(line: &[Pos], size: usize) -> String {
+    line.iter()
+        .map(|p| p.to_renju(size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn solve_command(
+    rule: Rule,
+    position: &PositionArgs,
+    vct: bool,
+    vct_depth: u32,
+    nodes: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let mut board = position.build(rule)?;
+    let mut solver = Solver::new(nodes);
+    let sol = if vct {
+        solver.vct(&mut board, vct_depth.clamp(1, 64))
+    } else {
+        solver.vcf(&mut board)
+    };
+    let io = |e: std::io::Error| e.to_string();
+    match sol {
+        Solution::Win(line) => writeln!(out, "win {}", line_text(&line, board.size())).map_err(io),
+        Solution::NoWin => writeln!(out, "no-win").map_err(io),
+    }
+}
+
+struct PrintReporter<'a> {
+    out: &'a mut dyn Write,
+    size: usize,
+}
+
+impl Reporter for PrintReporter<'_> {
+    fn iteration(&mut self, it: &Iteration) {
+        let _ = writeln!(
+            self.out,
+            "depth {} score {} nodes {} time {} pv {}",
+            it.depth,
+            it.score,
+            it.nodes,
+            it.elapsed.as_millis(),
+            line_text(&it.pv, self.size)
+        );
+    }
+}
+
+fn analyze_command(
+    rule: Rule,
+    position: &PositionArgs,
+    depth: Option<i32>,
+    time: Option<u64>,
+    threads: usize,
+    hash: usize,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let board = position.build(rule)?;
+    if threads == 0 || threads > 256 {
+        return Err(format!("thread count {threads} is out of range (1..=256)"));
+    }
+    if hash == 0 || hash > 65_536 {
+        return Err(format!("hash size {hash} MB is out of range (1..=65536)"));
+    }
+    let limits = match (depth, time) {
+        (Some(d), _) if (1..=64).contains(&d) => Limits::depth(d),
+        (Some(d), _) => return Err(format!("depth {d} is out of range (1..=64)")),
+        (None, Some(ms)) => Limits::time_ms(ms),
+        (None, None) => return Err("give --depth or --time".to_string()),
+    };
+    let mut searcher = Searcher::new(hash, threads);
+    let size = board.size();
+    let r = {
+        let mut rep = PrintReporter { out: &mut *out, size };
+        searcher.search(&board, limits, &mut rep)
+    };
+    writeln!(out, "bestmove {}", r.best.to_renju(size)).map_err(|e| e.to_string())
 }

@@ -1,0 +1,79 @@
+//! `renju-engine bench`: a fixed set of positions searched to a fixed depth with one thread and
+//! a 16 MB table cleared per position. The total node count is the behaviour signature: any
+//! change to search behaviour changes it, and commits carry it as `Bench: <nodes>`.
+//!
+//! May import everything below it except the command line.
+
+use crate::board::Board;
+use crate::rules;
+use crate::search::{Limits, Searcher, Silent};
+use crate::types::{parse_renju_list, Rule};
+use std::io::Write;
+use std::time::Instant;
+
+/// Default bench depth.
+pub const DEFAULT_DEPTH: i32 = 7;
+/// Default table size of the bench (MB).
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// The bench positions: (rule, size, moves alternating from black).
+pub const POSITIONS: &[(Rule, usize, &str)] = &[
+    (Rule::Freestyle, 15, "h8 g7 f6 g8 g9"),
+    (Rule::Freestyle, 15, "h2 h5 h4 f6"),
+    (Rule::Freestyle, 15, "h8 i9 h9 h10 g8 i8 i10 g9 j7 f8 g7 g6"),
+    (Rule::Freestyle, 20, "e2 f2 h3 g3 g6 h5 f9"),
+    (Rule::Freestyle, 20, "f5 e3 b7 h5 g3 g4 i6 e4 h4 d4 f2 i5 f4 f6 e5 d6 d7 e7 f8"),
+    (Rule::Standard, 15, "h8 h7 j6 i7 f7"),
+    (Rule::Standard, 15, "f6 i9 h8"),
+    (Rule::Standard, 15, "b3 k10 g2 f6"),
+    (Rule::Renju, 15, "h8 i9 j10 i8 i7 g9"),
+    (
+        Rule::Renju,
+        15,
+        "h8 h9 j9 j8 f8 i7 g7 i9 h6 e9 f6 k7 l6 i10 i6 f9 g9 g11 h10 i11 i8",
+    ),
+    (Rule::Renju, 15, "h8 h9 h6 i10 i6 i9 g9 g8 j11 i7"),
+    (Rule::Renju, 15, "h8 h7 i9 g7 j10 k11 g9 j8 i8 i7 g8 f9 g10 g11 k9 l9 j9"),
+    (Rule::Renju, 15, "h8 i9 h10 i7 h9 h11 g9 f10 i8 j7 j9 k10 g7 g10 f8 e7"),
+];
+
+/// Build a bench position.
+///
+/// # Errors
+/// A message if the move string is bad (a programming error in [`POSITIONS`]).
+pub fn position(rule: Rule, size: usize, moves: &str) -> Result<Board, String> {
+    let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
+    for p in parse_renju_list(moves, size).map_err(|e| e.to_string())? {
+        rules::try_play(&mut b, p).map_err(|e| format!("{moves}: {e}"))?;
+    }
+    Ok(b)
+}
+
+/// Run the bench, printing one line per position and the totals. Returns the node total.
+///
+/// # Errors
+/// I/O errors of `out`, or a bad built-in position.
+pub fn run(depth: i32, threads: usize, hash_mb: usize, out: &mut dyn Write) -> Result<u64, String> {
+    let io = |e: std::io::Error| e.to_string();
+    let mut searcher = Searcher::new(hash_mb, threads);
+    let mut total = 0u64;
+    let start = Instant::now();
+    for &(rule, size, moves) in POSITIONS {
+        let board = position(rule, size, moves)?;
+        searcher.clear();
+        let r = searcher.search(&board, Limits::depth(depth), &mut Silent);
+        total += r.nodes;
+        writeln!(
+            out,
+            "{rule} {size} {moves:<60} best {} score {} nodes {}",
+            r.best.to_renju(size),
+            r.score,
+            r.nodes
+        )
+        .map_err(io)?;
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    writeln!(out, "Nodes searched: {total}").map_err(io)?;
+    writeln!(out, "Nodes/second: {}", (total as f64 / secs) as u64).map_err(io)?;
+    Ok(total)
+}

@@ -1,0 +1,425 @@
+//! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
+
+use super::params::*;
+use super::threats::{find_five, has_five, has_open_four, legal, rank, sort_moves};
+use super::tt::Bound;
+use super::vcf::{Solution, Solver};
+use super::{Iteration, Reporter, SearchResult, Shared};
+use crate::board::Board;
+use crate::eval::{evaluate, is_mate, WIN};
+use crate::pattern::Class;
+use crate::types::{Color, Pos, MAX_CELLS};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// One search thread: its own board copy, ordering tables and principal variation.
+pub struct Worker<'a> {
+    board: Board,
+    shared: &'a Shared,
+    id: usize,
+    nodes: u64,
+    flushed: u64,
+    stopped: bool,
+    killers: Vec<[Pos; 2]>,
+    history: Vec<[i32; MAX_CELLS]>,
+    pv: Vec<Vec<Pos>>,
+    solver: Solver,
+    extension_limit: usize,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker searching `board` with shared state `shared`; thread `id` (0 = main).
+    #[must_use]
+    pub fn new(board: Board, shared: &'a Shared, id: usize) -> Worker<'a> {
+        Worker {
+            board,
+            shared,
+            id,
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
+            history: vec![[0; MAX_CELLS]; 2],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            solver: Solver::new(0),
+            extension_limit: 0,
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        let n = self.nodes - self.flushed;
+        self.shared.nodes.fetch_add(n, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Helper threads (Lazy SMP): search the same position with shifted depths until told to
+    /// stop, filling the shared table.
+    pub fn helper_loop(&mut self, done: &AtomicBool) {
+        let max = self.shared.limits.max_depth;
+        let mut d = 1 + (self.id as i32 % 2);
+        while d <= max && !done.load(Ordering::Relaxed) && !self.stopped {
+            self.extension_limit = (2 * d as usize).min(FOUR_EXTENSION_MAX_PLY);
+            self.search(d, -WIN, WIN, 0);
+            d += 1;
+        }
+        self.flush_nodes();
+    }
+
+    /// The root moves: legal moves in ordering order (the whole board if it is empty).
+    fn root_moves(&mut self) -> Vec<Pos> {
+        let me = self.board.side_to_move();
+        if self.board.stone_count() == 0 {
+            let n = self.board.size();
+            return vec![Pos::new(n / 2, n / 2, n)];
+        }
+        self.ordered_moves(0, Pos::PASS, me)
+    }
+
+    /// Iterative deepening on the main thread.
+    pub fn iterate(&mut self, reporter: &mut dyn Reporter) -> SearchResult {
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
+        let mut result = SearchResult {
+            best: Pos::PASS,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        let moves = self.root_moves();
+        if moves.is_empty() {
+            result.best = self.board.empty_cells().next().unwrap_or(Pos::PASS);
+            return result;
+        }
+        result.best = moves[0];
+        // Step 0. Immediate answers: own five, forced block, own open four, VCF.
+        if let Some(f) = find_five(&self.board, me) {
+            return self.finish(result, f, WIN - 1, vec![f]);
+        }
+        if let Some(f) = find_five(&self.board, opp) {
+            let lost = self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me);
+            if !lost {
+                // Still search, so the score is meaningful, but the move is forced.
+                result.best = f;
+            } else {
+                return self.finish(result, moves[0], -(WIN - 2), vec![moves[0]]);
+            }
+        } else if has_open_four(&self.board, me) {
+            let m = moves
+                .iter()
+                .copied()
+                .find(|&p| self.board.class(p, me) == Class::OpenFour)
+                .unwrap_or(moves[0]);
+            return self.finish(result, m, WIN - 3, vec![m]);
+        } else {
+            let mut solver = Solver::new(ROOT_VCF_NODES);
+            let sol = solver.vcf(&mut self.board);
+            self.nodes += solver.nodes;
+            if let Solution::Win(line) = sol {
+                let score = WIN - line.len() as i32;
+                return self.finish(result, line[0], score, line);
+            }
+        }
+        let mut prev_score = 0;
+        let mut prev_best = Pos::PASS;
+        let mut soft = self.shared.limits.soft_time;
+        for depth in 1..=self.shared.limits.max_depth {
+            let (mut alpha, mut beta) = (-WIN, WIN);
+            let mut window = ASPIRATION;
+            if depth >= 4 && !is_mate(prev_score) {
+                alpha = prev_score - window;
+                beta = prev_score + window;
+            }
+            self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
+            let score = loop {
+                let s = self.search(depth, alpha, beta, 0);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha && alpha > -WIN {
+                    alpha = (alpha - window).max(-WIN);
+                } else if s >= beta && beta < WIN {
+                    beta = (beta + window).min(WIN);
+                } else {
+                    break s;
+                }
+                window *= 2;
+            };
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv[0].clone();
+            if let Some(&b) = pv.first() {
+                result.best = b;
+            }
+            result.score = score;
+            result.depth = depth;
+            result.pv = pv.clone();
+            self.flush_nodes();
+            reporter.iteration(&Iteration {
+                depth,
+                score,
+                nodes: self.shared.nodes.load(Ordering::Relaxed),
+                elapsed: self.shared.start.elapsed(),
+                pv,
+            });
+            // Best-move instability: give a changed best move more time.
+            if depth > 4 && result.best != prev_best {
+                soft = soft.map(|s| {
+                    let hard = self.shared.limits.hard_time.unwrap_or(Duration::MAX);
+                    (s + s / 2).min(hard)
+                });
+            }
+            prev_best = result.best;
+            prev_score = score;
+            if is_mate(score) && WIN - score.abs() <= depth {
+                break;
+            }
+            if let Some(s) = soft {
+                if self.shared.start.elapsed() >= s {
+                    break;
+                }
+            }
+        }
+        self.flush_nodes();
+        result.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        result
+    }
+
+    fn finish(&mut self, mut r: SearchResult, best: Pos, score: i32, pv: Vec<Pos>) -> SearchResult {
+        self.flush_nodes();
+        r.best = best;
+        r.score = score;
+        r.pv = pv;
+        r.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        r
+    }
+
+    /// Ordering key of a move for `me`.
+    fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
+        let opp = me.opponent();
+        let own = self.board.score(p, me);
+        let def = self.board.score(p, opp);
+        let mut k = own + def * DEFENCE_PCT / 100;
+        let r = rank(self.board.class(p, me)).max(rank(self.board.class(p, opp)) - 1);
+        k += r * 10_000;
+        if self.killers[ply][0] == p || self.killers[ply][1] == p {
+            k += 5_000;
+        }
+        k + (self.history[me.index()][p.index()] >> 4).min(4_000)
+    }
+
+    /// Legal candidate moves of `me` ordered best first: TT move, threats, killers, history;
+    /// quiet moves beyond [`MAX_QUIET_MOVES`] are dropped (never at the root).
+    fn ordered_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
+        let opp = me.opponent();
+        let cands: Vec<Pos> = self.board.candidates().collect();
+        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
+        for p in cands {
+            if !legal(&mut self.board, p, me) {
+                continue;
+            }
+            let mut k = self.order_key(p, me, ply);
+            if p == tt_move {
+                k = i32::MAX;
+            }
+            v.push((k, p));
+        }
+        let mut moves = sort_moves(&mut v);
+        if ply > 0 && moves.len() > MAX_QUIET_MOVES {
+            let mut quiet = 0;
+            moves.retain(|&p| {
+                let threat = rank(self.board.class(p, me)) > 0 || rank(self.board.class(p, opp)) > 0;
+                if threat || p == tt_move {
+                    true
+                } else {
+                    quiet += 1;
+                    quiet <= MAX_QUIET_MOVES
+                }
+            });
+        }
+        moves
+    }
+
+    /// Moves of `me` that stop the opponent's open-four threat (or make a four), in order.
+    fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
+        let opp = me.opponent();
+        let all = self.ordered_moves_unpruned(ply, tt_move, me);
+        let mut out = Vec::new();
+        for p in all {
+            self.board.play_unchecked(p);
+            let ok = has_five(&self.board, me) || !has_open_four(&self.board, opp);
+            self.board.undo();
+            if ok {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
+        let cands: Vec<Pos> = self.board.candidates().collect();
+        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
+        for p in cands {
+            if legal(&mut self.board, p, me) {
+                let k = if p == tt_move { i32::MAX } else { self.order_key(p, me, ply) };
+                v.push((k, p));
+            }
+        }
+        sort_moves(&mut v)
+    }
+
+    /// The PVS node function. Returns the score for the side to move.
+    #[allow(clippy::too_many_lines, reason = "one node function laid out in numbered steps")]
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        // Step 1. Count the node; check the limits every few thousand nodes.
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.flush_nodes();
+            if self.shared.should_stop() {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
+        let ply_i = ply as i32;
+        // Step 2. Immediate win.
+        if let Some(f) = find_five(&self.board, me) {
+            self.pv[ply].push(f);
+            return WIN - (ply_i + 1);
+        }
+        // Step 3. Opponent's five: block it or lose.
+        let mut forced = None;
+        if let Some(f) = find_five(&self.board, opp) {
+            if self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me) {
+                return -(WIN - (ply_i + 2));
+            }
+            forced = Some(f);
+        } else if has_open_four(&self.board, me) {
+            // Step 4. Own open four: a win in three plies.
+            return WIN - (ply_i + 3);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.board);
+        }
+        // Step 5. Transposition table.
+        let key = self.board.hash();
+        let mut tt_move = Pos::PASS;
+        if let Some(e) = self.shared.tt.probe(key, ply_i) {
+            tt_move = e.mv;
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cut {
+                    return e.score;
+                }
+            }
+        }
+        if tt_move != Pos::PASS && !self.board.is_empty(tt_move) {
+            tt_move = Pos::PASS;
+        }
+        // Step 6. Leaves: a short VCF probe, then the static evaluation.
+        if depth <= 0 && forced.is_none() {
+            let fours = self.board.count(me, Class::Four)
+                + self.board.count(me, Class::FourThree)
+                + self.board.count(me, Class::FourDoubleThree);
+            if fours > 0 && !has_open_four(&self.board, opp) {
+                self.solver.reset(LEAF_VCF_NODES);
+                let sol = self.solver.vcf(&mut self.board);
+                self.nodes += self.solver.nodes;
+                if let Solution::Win(line) = sol {
+                    return WIN - (ply_i + line.len() as i32);
+                }
+            }
+            return evaluate(&self.board);
+        }
+        // Step 7. Move generation: forced block, defences against an open three, or all.
+        let moves = if let Some(f) = forced {
+            vec![f]
+        } else if has_open_four(&self.board, opp) {
+            let d = self.defence_moves(ply, tt_move, me);
+            if d.is_empty() {
+                return -(WIN - (ply_i + 4));
+            }
+            d
+        } else {
+            self.ordered_moves(ply, tt_move, me)
+        };
+        if moves.is_empty() {
+            return 0; // no legal move: a draw
+        }
+        // Step 8. The move loop: PVS, four extensions, late-move reductions.
+        let mut best = -WIN;
+        let mut best_move = moves[0];
+        let orig_alpha = alpha;
+        for (i, &m) in moves.iter().enumerate() {
+            let class = self.board.class(m, me);
+            let threat = rank(class) > 0 || rank(self.board.class(m, opp)) >= 4;
+            let mut new_depth = depth - 1;
+            if class.is_four() && ply < self.extension_limit {
+                new_depth += 1;
+            }
+            self.board.play_unchecked(m);
+            let mut score;
+            if i == 0 {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let mut r = 0;
+                if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && !threat && forced.is_none() {
+                    r = 1 + i32::from(i >= 10);
+                }
+                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.board.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !threat {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                        }
+                        self.history[me.index()][m.index()] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        // Step 9. Store.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, ply_i, best_move, best, depth, bound);
+        best
+    }
+}

@@ -1,0 +1,229 @@
+//! Search: iterative-deepening PVS alpha-beta with a shared transposition table, threat-space
+//! solvers (VCF/VCT), Lazy SMP threads and search limits.
+//!
+//! May import: [`crate::types`], [`crate::pattern`], [`crate::board`], [`crate::rules`],
+//! [`crate::eval`].
+//!
+//! Search never prints: progress goes to a [`Reporter`].
+
+mod alphabeta;
+pub mod params;
+pub mod threats;
+pub mod tt;
+pub mod vcf;
+
+use crate::board::Board;
+use crate::types::Pos;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use alphabeta::Worker;
+
+/// What bounds a search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Maximum iterative-deepening depth (plies).
+    pub max_depth: i32,
+    /// Stop after this many nodes (summed over threads), if set.
+    pub max_nodes: Option<u64>,
+    /// Hard deadline measured from the start of the search, if set.
+    pub hard_time: Option<Duration>,
+    /// Soft target: no new iteration starts after it, if set.
+    pub soft_time: Option<Duration>,
+    /// Set from outside to stop the search as soon as possible.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: params::MAX_DEPTH,
+            max_nodes: None,
+            hard_time: None,
+            soft_time: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl Limits {
+    /// Limits for a fixed-depth search.
+    #[must_use]
+    pub fn depth(d: i32) -> Limits {
+        Limits {
+            max_depth: d,
+            ..Limits::default()
+        }
+    }
+
+    /// Limits for a time-bounded search: `ms` milliseconds in all, of which a soft target
+    /// (no new iteration) of about half.
+    #[must_use]
+    pub fn time_ms(ms: u64) -> Limits {
+        Limits {
+            hard_time: Some(Duration::from_millis(ms)),
+            soft_time: Some(Duration::from_millis(ms / 2)),
+            ..Limits::default()
+        }
+    }
+}
+
+/// One completed iteration, as reported.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    /// Depth reached.
+    pub depth: i32,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+}
+
+/// Receives search progress.
+pub trait Reporter {
+    /// Called after every completed iteration of the main thread.
+    fn iteration(&mut self, it: &Iteration);
+}
+
+/// A reporter that ignores everything.
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn iteration(&mut self, _it: &Iteration) {}
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move ([`Pos::PASS`] if the board is full).
+    pub best: Pos,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+}
+
+/// Shared state of one search: the table, node counter, stop flag and clock.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: tt::Table,
+    /// Nodes over all threads.
+    pub nodes: AtomicU64,
+    /// Stop flag (external or internal).
+    pub stop: Arc<AtomicBool>,
+    /// Start time.
+    pub start: Instant,
+    /// The limits.
+    pub limits: Limits,
+}
+
+impl Shared {
+    /// Whether a hard limit has been reached (nodes or time) or a stop was requested.
+    #[must_use]
+    pub fn should_stop(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(n) = self.limits.max_nodes {
+            if self.nodes.load(Ordering::Relaxed) >= n {
+                return true;
+            }
+        }
+        if let Some(t) = self.limits.hard_time {
+            if self.start.elapsed() >= t {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The engine-side search object: owns the transposition table between searches.
+pub struct Searcher {
+    tt: Option<tt::Table>,
+    hash_mb: usize,
+    /// Number of threads (Lazy SMP); 1 is deterministic.
+    pub threads: usize,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads.
+    #[must_use]
+    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        Searcher {
+            tt: Some(tt::Table::new(hash_mb)),
+            hash_mb,
+            threads: threads.max(1),
+        }
+    }
+
+    /// Empty the table.
+    pub fn clear(&mut self) {
+        if let Some(t) = &self.tt {
+            t.clear();
+        }
+    }
+
+    /// Resize the table to `mb` megabytes (emptying it).
+    pub fn resize(&mut self, mb: usize) {
+        if mb != self.hash_mb {
+            self.tt = None;
+            self.tt = Some(tt::Table::new(mb));
+            self.hash_mb = mb;
+        }
+    }
+
+    /// Search `board` (side to move) within `limits`, reporting each iteration.
+    pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
+        let table = self.tt.take().unwrap_or_else(|| tt::Table::new(self.hash_mb));
+        table.new_search();
+        let shared = Shared {
+            tt: table,
+            nodes: AtomicU64::new(0),
+            stop: limits.stop.clone(),
+            start: Instant::now(),
+            limits,
+        };
+        let result = if self.threads <= 1 {
+            let mut w = Worker::new(board.clone(), &shared, 0);
+            w.iterate(reporter)
+        } else {
+            let helpers_done = AtomicBool::new(false);
+            std::thread::scope(|s| {
+                let mut handles = Vec::new();
+                for id in 1..self.threads {
+                    let shared = &shared;
+                    let b = board.clone();
+                    let done = &helpers_done;
+                    handles.push(s.spawn(move || {
+                        let mut w = Worker::new(b, shared, id);
+                        w.helper_loop(done);
+                    }));
+                }
+                let mut w = Worker::new(board.clone(), &shared, 0);
+                let r = w.iterate(reporter);
+                helpers_done.store(true, Ordering::Relaxed);
+                shared.stop.store(true, Ordering::Relaxed);
+                for h in handles {
+                    let _ = h.join();
+                }
+                r
+            })
+        };
+        // A stop set internally for helper threads must not stick to the caller's flag.
+        if self.threads > 1 {
+            shared.stop.store(false, Ordering::Relaxed);
+        }
+        self.tt = Some(shared.tt);
+        result
+    }
+}

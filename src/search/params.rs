@@ -1,0 +1,26 @@
+//! Search tunables, all in one place. Each note says where the value came from.
+
+/// Deepest iteration (plies). Safety bound, not a tuned value.
+pub const MAX_DEPTH: i32 = 64;
+/// Longest line the search stack supports (plies from the root, extensions included).
+pub const MAX_PLY: usize = 128;
+/// Nodes between two clock/stop checks (untested; Stockfish-style rationing).
+pub const CHECK_EVERY: u64 = 1024;
+/// Aspiration window half-width in evaluation units (untested).
+pub const ASPIRATION: i32 = 60;
+/// Late-move reductions: moves searched before reductions start (untested).
+pub const LMR_MIN_MOVES: usize = 3;
+/// Late-move reductions: minimum depth (untested).
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// At most this many quiet moves are searched per node, by ordering score (width pruning,
+/// untested; gomoku branching is large and the tail of the ordering is rarely best).
+pub const MAX_QUIET_MOVES: usize = 24;
+/// Node budget of the VCF probe at leaves (untested).
+pub const LEAF_VCF_NODES: u64 = 60;
+/// Node budget of the VCF probe at the root before searching (untested).
+pub const ROOT_VCF_NODES: u64 = 20_000;
+/// A move that makes a four (the reply is forced) is extended by one ply while the ply is below
+/// twice the iteration depth and below this cap (untested).
+pub const FOUR_EXTENSION_MAX_PLY: usize = 24;
+/// Weight of the opponent's score of a cell in move ordering, in percent (untested).
+pub const DEFENCE_PCT: i32 = 70;

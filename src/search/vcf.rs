@@ -1,0 +1,399 @@
+//! Threat-space solvers: VCF (victory by continuous fours) and VCT (victory by continuous
+//! threats: fours and threes), both renju-exact, with a failure cache and a node limit.
+//!
+//! * The attacker is the side to move. Renju black never plays a foul, in attack or defence.
+//! * VCF: the attacker plays a four; the defender's reply is forced (the five point), unless the
+//!   defender can make five first. A defence point that is a foul for black is no defence: that
+//!   is how white wins by pushing black into a foul.
+//! * VCT: the attacker may also play open threes. Against a three the defender tries *every*
+//!   legal move in the candidate area, counter-fours included; a move after which the attacker
+//!   still has an open-four point and the defender made no four is refuted at once.
+//! * A found win comes with its proof line: attacker and defender moves alternating, ending with
+//!   the attacker's five. For VCT the line follows the last defence examined.
+
+use super::threats::{find_five, four_moves, has_five, has_open_four, legal, threat_moves};
+use crate::board::Board;
+use crate::pattern::Class;
+use crate::types::{Color, Pos};
+use std::collections::HashMap;
+
+/// The outcome of a solver run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The side to move wins; the proof line from the current position to the five.
+    Win(Vec<Pos>),
+    /// No win found within the limits.
+    NoWin,
+}
+
+/// A solver with its cache, node count and limit.
+pub struct Solver {
+    /// Nodes (positions) visited so far.
+    pub nodes: u64,
+    limit: u64,
+    fail_cache: HashMap<u64, u32>,
+    line: Vec<Pos>,
+}
+
+impl Solver {
+    /// A solver that gives up after `node_limit` nodes.
+    #[must_use]
+    pub fn new(node_limit: u64) -> Solver {
+        Solver {
+            nodes: 0,
+            limit: node_limit,
+            fail_cache: HashMap::new(),
+            line: Vec::new(),
+        }
+    }
+
+    /// Forget the cache and start counting again with a new node limit.
+    pub fn reset(&mut self, node_limit: u64) {
+        self.nodes = 0;
+        self.limit = node_limit;
+        self.fail_cache.clear();
+        self.line.clear();
+    }
+
+    fn out_of_nodes(&self) -> bool {
+        self.nodes >= self.limit
+    }
+
+    /// Look for a VCF for the side to move.
+    pub fn vcf(&mut self, board: &mut Board) -> Solution {
+        self.line.clear();
+        let me = board.side_to_move();
+        if self.vcf_attack(board, me) {
+            Solution::Win(self.line.iter().rev().copied().collect())
+        } else {
+            Solution::NoWin
+        }
+    }
+
+    /// Attacker `me` to move. On success the winning line is in `self.line`, reversed.
+    fn vcf_attack(&mut self, board: &mut Board, me: Color) -> bool {
+        self.nodes += 1;
+        if let Some(f) = find_five(board, me) {
+            self.line.push(f);
+            return true;
+        }
+        let opp = me.opponent();
+        if self.out_of_nodes() || self.fail_cache.contains_key(&board.hash()) {
+            return false;
+        }
+        let moves = if let Some(f) = find_five(board, opp) {
+            // We must block; it only continues the VCF if the block is itself a four.
+            let class = board.class(f, me);
+            if !class.is_four() || !legal(board, f, me) {
+                return false;
+            }
+            vec![f]
+        } else {
+            four_moves(board, me)
+        };
+        for m in moves {
+            if board.class(m, me) == Class::OpenFour && !has_five(board, opp) {
+                board.play_unchecked(m);
+                let f = find_five(board, me).expect("an open four has a five point");
+                board.undo();
+                self.line.push(f);
+                self.line.push(Pos::PASS); // placeholder for the defender's move
+                self.line.push(m);
+                self.fix_open_four_line(board, m, me);
+                return true;
+            }
+            board.play_unchecked(m);
+            let won = self.vcf_defend(board, me);
+            board.undo();
+            if won {
+                self.line.push(m);
+                return true;
+            }
+            if self.out_of_nodes() {
+                return false;
+            }
+        }
+        self.fail_cache.insert(board.hash(), 0);
+        false
+    }
+
+    /// After an open four, name a concrete defence (block one five point) and the five at the
+    /// other, replacing the placeholder.
+    fn fix_open_four_line(&mut self, board: &mut Board, m: Pos, me: Color) {
+        let n = self.line.len();
+        board.play_unchecked(m);
+        let opp = me.opponent();
+        let fives: Vec<Pos> = board
+            .candidates()
+            .filter(|&p| board.class(p, me) == Class::Five)
+            .collect();
+        // The defender blocks the first legal five point; the attacker completes another.
+        let block = fives
+            .iter()
+            .copied()
+            .find(|&p| legal(board, p, opp))
+            .unwrap_or(fives[0]);
+        board.play_unchecked(block);
+        let five = find_five(board, me).unwrap_or(fives[fives.len() - 1]);
+        board.undo();
+        board.undo();
+        // line (reversed): [..., five, PASS, m] -> [..., five, block, m]
+        self.line[n - 3] = five;
+        self.line[n - 2] = block;
+    }
+
+    /// The attacker `me` has just made a four. Defender to move.
+    fn vcf_defend(&mut self, board: &mut Board, me: Color) -> bool {
+        self.nodes += 1;
+        let opp = me.opponent();
+        if has_five(board, opp) {
+            return false; // the defender wins first
+        }
+        let fives = board.count(me, Class::Five);
+        let Some(f) = find_five(board, me) else {
+            return false;
+        };
+        if fives >= 2 || !legal(board, f, opp) {
+            // Two five points, or the only defence is a foul: the attacker completes a five.
+            if fives >= 2 {
+                // The defender blocks one (the first legal one); the attacker takes another.
+                let block = first_legal_five(board, me, opp);
+                match block {
+                    Some(b) => {
+                        board.play_unchecked(b);
+                        let five = find_five(board, me).expect("a second five point");
+                        board.undo();
+                        self.line.push(five);
+                        self.line.push(b);
+                    }
+                    None => self.line.push(f),
+                }
+            } else {
+                self.line.push(f); // the defender cannot block: five next
+            }
+            return true;
+        }
+        board.play_unchecked(f);
+        let won = self.vcf_attack(board, me);
+        board.undo();
+        if won {
+            self.line.push(f);
+        }
+        won
+    }
+
+    /// Look for a VCT of at most `depth` attacker moves for the side to move.
+    pub fn vct(&mut self, board: &mut Board, depth: u32) -> Solution {
+        self.line.clear();
+        let me = board.side_to_move();
+        // Iterative deepening finds short wins first and fills the cache cheaply.
+        for d in 1..=depth {
+            self.fail_cache.clear();
+            if self.vct_attack(board, me, d) {
+                return Solution::Win(self.line.iter().rev().copied().collect());
+            }
+            if self.out_of_nodes() {
+                break;
+            }
+        }
+        Solution::NoWin
+    }
+
+    fn vct_attack(&mut self, board: &mut Board, me: Color, depth: u32) -> bool {
+        self.nodes += 1;
+        if let Some(f) = find_five(board, me) {
+            self.line.push(f);
+            return true;
+        }
+        let opp = me.opponent();
+        if self.out_of_nodes() || depth == 0 {
+            return false;
+        }
+        if let Some(&d) = self.fail_cache.get(&board.hash()) {
+            if d >= depth {
+                return false;
+            }
+        }
+        let moves = if let Some(f) = find_five(board, opp) {
+            if !legal(board, f, me) {
+                return false;
+            }
+            vec![f]
+        } else {
+            threat_moves(board, me)
+        };
+        for m in moves {
+            board.play_unchecked(m);
+            let won = self.vct_defend(board, me, depth - 1);
+            board.undo();
+            if won {
+                self.line.push(m);
+                return true;
+            }
+            if self.out_of_nodes() {
+                return false;
+            }
+        }
+        let e = self.fail_cache.entry(board.hash()).or_insert(0);
+        *e = (*e).max(depth);
+        false
+    }
+
+    /// The attacker `me` has just moved. Defender to move; true if every defence loses.
+    fn vct_defend(&mut self, board: &mut Board, me: Color, depth: u32) -> bool {
+        self.nodes += 1;
+        let opp = me.opponent();
+        if has_five(board, opp) {
+            return false;
+        }
+        if has_five(board, me) {
+            let fives = board.count(me, Class::Five);
+            let f = find_five(board, me).expect("counted five point");
+            if fives >= 2 || !legal(board, f, opp) {
+                let mut block = None;
+                if fives >= 2 {
+                    block = first_legal_five(board, me, opp);
+                }
+                match block {
+                    Some(b) => {
+                        board.play_unchecked(b);
+                        let five = find_five(board, me).expect("a second five point");
+                        board.undo();
+                        self.line.push(five);
+                        self.line.push(b);
+                    }
+                    None => self.line.push(f),
+                }
+                return true;
+            }
+            board.play_unchecked(f);
+            let won = self.vct_attack(board, me, depth);
+            board.undo();
+            if won {
+                self.line.push(f);
+            }
+            return won;
+        }
+        if !has_open_four(board, me) {
+            return false; // no threat: the defender is free
+        }
+        // Every legal defence in the candidate area.
+        let cands: Vec<Pos> = board.candidates().collect();
+        let mut last_line: Option<Vec<Pos>> = None;
+        for m in cands {
+            if !legal(board, m, opp) {
+                continue;
+            }
+            board.play_unchecked(m);
+            let refuted = !has_five(board, opp) && has_open_four(board, me);
+            let won = if refuted {
+                true
+            } else {
+                let mark = self.line.len();
+                let w = self.vct_attack(board, me, depth);
+                if w {
+                    let mut seg: Vec<Pos> = self.line.drain(mark..).collect();
+                    seg.push(m);
+                    last_line = Some(seg);
+                }
+                w
+            };
+            board.undo();
+            if !won {
+                return false;
+            }
+        }
+        match last_line {
+            Some(seg) => self.line.extend(seg),
+            None => {
+                // Every defence was refuted at once: show one of them and the open four.
+                let cands: Vec<Pos> = board.candidates().collect();
+                let m = cands
+                    .into_iter()
+                    .find(|&p| legal(board, p, opp))
+                    .unwrap_or(Pos::PASS);
+                if m.is_pass() {
+                    return false;
+                }
+                board.play_unchecked(m);
+                let mark = self.line.len();
+                let ok = self.vcf_after_open_four_point(board, me);
+                board.undo();
+                if !ok {
+                    self.line.truncate(mark);
+                    return false;
+                }
+                self.line.push(m);
+            }
+        }
+        true
+    }
+
+    /// Attacker to move with a legal open-four point: record open four, a block and the five.
+    fn vcf_after_open_four_point(&mut self, board: &mut Board, me: Color) -> bool {
+        let Some(m) = board
+            .candidates()
+            .find(|&p| board.class(p, me) == Class::OpenFour)
+        else {
+            return false;
+        };
+        self.line.push(Pos::PASS);
+        self.line.push(Pos::PASS);
+        self.line.push(m);
+        self.fix_open_four_line(board, m, me);
+        true
+    }
+}
+
+/// The first five point of `me` that `opp` may legally play (to block it).
+fn first_legal_five(board: &mut Board, me: Color, opp: Color) -> Option<Pos> {
+    let fives: Vec<Pos> = board
+        .candidates()
+        .filter(|&p| board.class(p, me) == Class::Five)
+        .collect();
+    fives.into_iter().find(|&p| legal(board, p, opp))
+}
+
+/// Replay a proof line from the position: the attacker (side to move) must make a four or an
+/// open three (or block a five) with each of its moves, every move must be legal, and the last
+/// move must win. Returns a description of the first violation.
+///
+/// # Errors
+/// The first move of the line that is not a valid step of a threat sequence.
+pub fn check_proof(board: &Board, line: &[Pos], fours_only: bool) -> Result<(), String> {
+    let mut b = board.clone();
+    let me = b.side_to_move();
+    if line.is_empty() {
+        return Err("empty line".into());
+    }
+    for (i, &m) in line.iter().enumerate() {
+        if !b.is_empty(m) {
+            return Err(format!("move {i} on an occupied or invalid point"));
+        }
+        let mover = b.side_to_move();
+        if !legal(&mut b, m, mover) {
+            return Err(format!("move {i} is a foul"));
+        }
+        let class = b.class(m, mover);
+        if mover == me {
+            let last = i + 1 == line.len();
+            if last {
+                if class != Class::Five {
+                    return Err(format!("last move {i} does not make five"));
+                }
+            } else {
+                let blocks = has_five(&b, mover.opponent()) && b.class(m, mover.opponent()) == Class::Five;
+                let ok = class.is_four()
+                    || (!fours_only && matches!(class, Class::OpenThree | Class::DoubleThree))
+                    || blocks;
+                if !ok {
+                    return Err(format!("attacker move {i} makes no threat ({class:?})"));
+                }
+            }
+        } else if has_five(&b, me) && b.class(m, me) != Class::Five {
+            return Err(format!("defender move {i} does not block the five"));
+        }
+        b.play_unchecked(m);
+    }
+    Ok(())
+}
