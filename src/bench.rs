@@ -12,7 +12,7 @@ use std::io::Write;
 use std::time::Instant;
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: i32 = 7;
+pub const DEFAULT_DEPTH: i32 = 8;
 /// Default table size of the bench (MB).
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -20,9 +20,17 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const POSITIONS: &[(Rule, usize, &str)] = &[
     (Rule::Freestyle, 15, "h8 g7 f6 g8 g9"),
     (Rule::Freestyle, 15, "h2 h5 h4 f6"),
-    (Rule::Freestyle, 15, "h8 i9 h9 h10 g8 i8 i10 g9 j7 f8 g7 g6"),
+    (
+        Rule::Freestyle,
+        15,
+        "h8 i9 j8 g7 i7 h6 i8 g8 g6 j9 h9 g10 h11",
+    ),
     (Rule::Freestyle, 20, "e2 f2 h3 g3 g6 h5 f9"),
-    (Rule::Freestyle, 20, "f5 e3 b7 h5 g3 g4 i6 e4 h4 d4 f2 i5 f4 f6 e5 d6 d7 e7 f8"),
+    (
+        Rule::Freestyle,
+        20,
+        "f5 e3 b7 h5 g3 g4 i6 e4 h4 d4 f2 i5 f4 f6 e5 d6 d7 e7 f8",
+    ),
     (Rule::Standard, 15, "h8 h7 j6 i7 f7"),
     (Rule::Standard, 15, "f6 i9 h8"),
     (Rule::Standard, 15, "b3 k10 g2 f6"),
@@ -33,8 +41,23 @@ pub const POSITIONS: &[(Rule, usize, &str)] = &[
         "h8 h9 j9 j8 f8 i7 g7 i9 h6 e9 f6 k7 l6 i10 i6 f9 g9 g11 h10 i11 i8",
     ),
     (Rule::Renju, 15, "h8 h9 h6 i10 i6 i9 g9 g8 j11 i7"),
-    (Rule::Renju, 15, "h8 h7 i9 g7 j10 k11 g9 j8 i8 i7 g8 f9 g10 g11 k9 l9 j9"),
-    (Rule::Renju, 15, "h8 i9 h10 i7 h9 h11 g9 f10 i8 j7 j9 k10 g7 g10 f8 e7"),
+    // Renju middle games from self-play with black fouls next to the fight.
+    (Rule::Renju, 15, "h8 h9 j7 g8 g9 f10 j10 f7 i10 f9 f8 e10"),
+    (
+        Rule::Renju,
+        15,
+        "h8 h9 h7 g8 f7 i7 f6 i8 f5 f4 f9 f8 h6 g10 j7 g9 h5 h4",
+    ),
+    (
+        Rule::Renju,
+        15,
+        "h8 h9 h7 g8 f7 i7 f6 i8 f5 f4 f9 f8 h6 g10 j7 g9 h5 h4 g7",
+    ),
+    (
+        Rule::Renju,
+        15,
+        "h8 i9 g7 g9 f8 h9 f9 j9 k9 i8 f7 f10 i5 h6 f5 f6 h5 g5 g6 e8 i4 j3 e7 h7 d7 c7 g4 k10",
+    ),
 ];
 
 /// Build a bench position.

@@ -73,6 +73,31 @@ enum Command {
         #[arg(long, default_value_t = 2_000_000)]
         nodes: u64,
     },
+    /// Self-play match between two fixed depths (each opening played twice, colours swapped).
+    Selfplay {
+        /// Rule.
+        #[arg(long)]
+        rule: Rule,
+        /// Board side.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        /// Number of openings (two games each).
+        #[arg(long, default_value_t = 10)]
+        openings: usize,
+        /// Depth of player A.
+        #[arg(long)]
+        depth_a: i32,
+        /// Depth of player B.
+        #[arg(long)]
+        depth_b: i32,
+        /// Evaluation weights of player B: index into the tuning variants (0 = the weights in
+        /// use).
+        #[arg(long, default_value_t = 0)]
+        variant_b: usize,
+        /// Opening seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Alpha-beta analysis: one line per depth, then the best move.
     #[command(group(ArgGroup::new("limit").required(true).args(["depth", "time"])))]
     Analyze {
@@ -135,7 +160,9 @@ impl PositionArgs {
                     None => {}
                 }
             }
-            let want = self.to_move.unwrap_or(if nb == nw { Color::Black } else { Color::White });
+            let want = self
+                .to_move
+                .unwrap_or(if nb == nw { Color::Black } else { Color::White });
             if b.side_to_move() != want {
                 b.pass();
             }
@@ -204,6 +231,23 @@ pub fn run(
             threads,
             hash,
         }) => analyze_command(rule, &position, depth, time, threads, hash, out),
+        Some(Command::Selfplay {
+            rule,
+            size,
+            openings,
+            depth_a,
+            depth_b,
+            variant_b,
+            seed,
+        }) => selfplay_command(
+            rule,
+            size,
+            openings,
+            (depth_a, depth_b),
+            variant_b,
+            seed,
+            out,
+        ),
     };
     match result {
         Ok(()) => 0,
@@ -307,7 +351,12 @@ fn fouls_command(
     Ok(())
 }
 
-fn bench_command(depth: i32, threads: usize, hash: usize, out: &mut dyn Write) -> Result<(), String> {
+fn bench_command(
+    depth: i32,
+    threads: usize,
+    hash: usize,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     if !(1..=64).contains(&depth) {
         return Err(format!("depth {depth} is out of range (1..=64)"));
     }
@@ -393,8 +442,53 @@ fn analyze_command(
     let mut searcher = Searcher::new(hash, threads);
     let size = board.size();
     let r = {
-        let mut rep = PrintReporter { out: &mut *out, size };
+        let mut rep = PrintReporter {
+            out: &mut *out,
+            size,
+        };
         searcher.search(&board, limits, &mut rep)
     };
     writeln!(out, "bestmove {}", r.best.to_renju(size)).map_err(|e| e.to_string())
+}
+
+fn selfplay_command(
+    rule: Rule,
+    size: usize,
+    openings: usize,
+    (depth_a, depth_b): (i32, i32),
+    variant_b: usize,
+    seed: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::eval::{VARIANTS, WEIGHTS};
+    use crate::selfplay::{run, Player};
+    if !valid_size(size) {
+        return Err(format!(
+            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
+        ));
+    }
+    if !(1..=20).contains(&depth_a) || !(1..=20).contains(&depth_b) {
+        return Err("depths must be in 1..=20".to_string());
+    }
+    let wb = match variant_b {
+        0 => WEIGHTS,
+        k => *VARIANTS
+            .get(k - 1)
+            .ok_or_else(|| format!("unknown variant {k} (1..={})", VARIANTS.len()))?,
+    };
+    let a = Player {
+        depth: depth_a,
+        weights: WEIGHTS,
+    };
+    let b = Player {
+        depth: depth_b,
+        weights: wb,
+    };
+    let s = run(rule, size, openings, seed, &a, &b);
+    writeln!(
+        out,
+        "A (depth {depth_a}) vs B (depth {depth_b}, variant {variant_b}): +{} -{} ={} (illegal moves: {})",
+        s.wins, s.losses, s.draws, s.illegal
+    )
+    .map_err(|e| e.to_string())
 }

@@ -49,6 +49,27 @@ pub const WEIGHTS: Weights = Weights {
     renju_foul_bonus: 6,
 };
 
+/// Alternative weight sets compared against [`WEIGHTS`] by self-play when tuning
+/// (`renju-engine selfplay --variant-b K`).
+pub const VARIANTS: [Weights; 3] = [
+    // 1: threes and fours of the side to move worth less (closer to the waiter's weights).
+    Weights {
+        mover: [0, 2, 5, 10, 6, 30, 80, 24, 250, 200, 600, 3000, 0, 0],
+        ..WEIGHTS
+    },
+    // 2: defence-heavy: the waiter's threats count almost as much as the mover's.
+    Weights {
+        waiter: [0, 2, 5, 12, 7, 35, 100, 28, 300, 200, 600, 2000, 0, 0],
+        ..WEIGHTS
+    },
+    // 3: twos matter more.
+    Weights {
+        mover: [0, 4, 12, 28, 8, 40, 120, 30, 400, 300, 800, 3000, 0, 0],
+        waiter: [0, 2, 8, 18, 5, 22, 60, 18, 120, 90, 300, 1000, 0, 0],
+        ..WEIGHTS
+    },
+];
+
 /// Evaluate the position for the side to move (positive = good for it).
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {

@@ -6,7 +6,7 @@ use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
-use crate::eval::{evaluate, is_mate, WIN};
+use crate::eval::{evaluate_with, is_mate, WIN};
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,7 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     solver: Solver,
     extension_limit: usize,
+    next_check: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -43,6 +44,7 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             solver: Solver::new(0),
             extension_limit: 0,
+            next_check: CHECK_EVERY,
         }
     }
 
@@ -229,7 +231,8 @@ impl<'a> Worker<'a> {
         if ply > 0 && moves.len() > MAX_QUIET_MOVES {
             let mut quiet = 0;
             moves.retain(|&p| {
-                let threat = rank(self.board.class(p, me)) > 0 || rank(self.board.class(p, opp)) > 0;
+                let threat =
+                    rank(self.board.class(p, me)) > 0 || rank(self.board.class(p, opp)) > 0;
                 if threat || p == tt_move {
                     true
                 } else {
@@ -262,7 +265,11 @@ impl<'a> Worker<'a> {
         let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
         for p in cands {
             if legal(&mut self.board, p, me) {
-                let k = if p == tt_move { i32::MAX } else { self.order_key(p, me, ply) };
+                let k = if p == tt_move {
+                    i32::MAX
+                } else {
+                    self.order_key(p, me, ply)
+                };
                 v.push((k, p));
             }
         }
@@ -270,13 +277,17 @@ impl<'a> Worker<'a> {
     }
 
     /// The PVS node function. Returns the score for the side to move.
-    #[allow(clippy::too_many_lines, reason = "one node function laid out in numbered steps")]
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one node function laid out in numbered steps"
+    )]
     fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         // Step 1. Count the node; check the limits every few thousand nodes.
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
             self.flush_nodes();
             if self.shared.should_stop() {
                 self.stopped = true;
@@ -305,7 +316,7 @@ impl<'a> Worker<'a> {
             return WIN - (ply_i + 3);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.board);
+            return evaluate_with(&self.board, &self.shared.weights);
         }
         // Step 5. Transposition table.
         let key = self.board.hash();
@@ -339,7 +350,7 @@ impl<'a> Worker<'a> {
                     return WIN - (ply_i + line.len() as i32);
                 }
             }
-            return evaluate(&self.board);
+            return evaluate_with(&self.board, &self.shared.weights);
         }
         // Step 7. Move generation: forced block, defences against an open three, or all.
         let moves = if let Some(f) = forced {
@@ -419,7 +430,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(key, ply_i, best_move, best, depth, bound);
+        self.shared
+            .tt
+            .store(key, ply_i, best_move, best, depth, bound);
         best
     }
 }

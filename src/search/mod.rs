@@ -13,6 +13,7 @@ pub mod tt;
 pub mod vcf;
 
 use crate::board::Board;
+use crate::eval::{Weights, WEIGHTS};
 use crate::types::Pos;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -124,6 +125,8 @@ pub struct Shared {
     pub start: Instant,
     /// The limits.
     pub limits: Limits,
+    /// Evaluation weights.
+    pub weights: Weights,
 }
 
 impl Shared {
@@ -153,6 +156,8 @@ pub struct Searcher {
     hash_mb: usize,
     /// Number of threads (Lazy SMP); 1 is deterministic.
     pub threads: usize,
+    /// Evaluation weights ([`WEIGHTS`] unless tuning).
+    pub weights: Weights,
 }
 
 impl Searcher {
@@ -163,6 +168,7 @@ impl Searcher {
             tt: Some(tt::Table::new(hash_mb)),
             hash_mb,
             threads: threads.max(1),
+            weights: WEIGHTS,
         }
     }
 
@@ -183,8 +189,16 @@ impl Searcher {
     }
 
     /// Search `board` (side to move) within `limits`, reporting each iteration.
-    pub fn search(&mut self, board: &Board, limits: Limits, reporter: &mut dyn Reporter) -> SearchResult {
-        let table = self.tt.take().unwrap_or_else(|| tt::Table::new(self.hash_mb));
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: Limits,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        let table = self
+            .tt
+            .take()
+            .unwrap_or_else(|| tt::Table::new(self.hash_mb));
         table.new_search();
         let shared = Shared {
             tt: table,
@@ -192,6 +206,7 @@ impl Searcher {
             stop: limits.stop.clone(),
             start: Instant::now(),
             limits,
+            weights: self.weights,
         };
         let result = if self.threads <= 1 {
             let mut w = Worker::new(board.clone(), &shared, 0);

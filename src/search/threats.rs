@@ -36,7 +36,9 @@ pub fn find_five(board: &Board, c: Color) -> Option<Pos> {
     if !has_five(board, c) {
         return None;
     }
-    board.candidates().find(|&p| board.class(p, c) == Class::Five)
+    board
+        .candidates()
+        .find(|&p| board.class(p, c) == Class::Five)
 }
 
 /// Whether `c` has a legal open-four point (a straight four is never a foul for renju black by

@@ -50,7 +50,9 @@ impl Table {
         while n * 2 * 16 <= bytes {
             n *= 2;
         }
-        let slots = (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        let slots = (0..n)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
         Table {
             slots,
             mask: n - 1,
@@ -182,7 +184,10 @@ mod tests {
         let key = 0x1234_5678_9ABC_DEF0;
         t.store(key, 3, Pos(77), WIN - 10, 7, Bound::Exact);
         let e = t.probe(key, 3).unwrap();
-        assert_eq!((e.mv, e.score, e.depth, e.bound), (Pos(77), WIN - 10, 7, Bound::Exact));
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Pos(77), WIN - 10, 7, Bound::Exact)
+        );
         // Seen from another ply, the mate distance shifts accordingly.
         assert_eq!(t.probe(key, 5).unwrap().score, WIN - 12);
         assert!(t.probe(key ^ 1, 3).is_none());

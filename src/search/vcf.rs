@@ -142,6 +142,35 @@ impl Solver {
         self.line[n - 2] = block;
     }
 
+    /// Defender to move against a five it cannot stop (two five points, or only a foul point):
+    /// record a legal defender move (blocking a five point if it can) and the attacker's five.
+    fn finish_unstoppable(&mut self, board: &mut Board, me: Color) -> bool {
+        let opp = me.opponent();
+        let d = match first_legal_five(board, me, opp) {
+            Some(b) => Some(b),
+            None => {
+                let cands: Vec<Pos> = board.candidates().chain(board.empty_cells()).collect();
+                cands.into_iter().find(|&p| legal(board, p, opp))
+            }
+        };
+        match d {
+            Some(d) => {
+                board.play_unchecked(d);
+                let five = find_five(board, me);
+                board.undo();
+                match five {
+                    Some(five) => {
+                        self.line.push(five);
+                        self.line.push(d);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            None => false, // the defender has no legal move at all: not a win by five
+        }
+    }
+
     /// The attacker `me` has just made a four. Defender to move.
     fn vcf_defend(&mut self, board: &mut Board, me: Color) -> bool {
         self.nodes += 1;
@@ -155,23 +184,7 @@ impl Solver {
         };
         if fives >= 2 || !legal(board, f, opp) {
             // Two five points, or the only defence is a foul: the attacker completes a five.
-            if fives >= 2 {
-                // The defender blocks one (the first legal one); the attacker takes another.
-                let block = first_legal_five(board, me, opp);
-                match block {
-                    Some(b) => {
-                        board.play_unchecked(b);
-                        let five = find_five(board, me).expect("a second five point");
-                        board.undo();
-                        self.line.push(five);
-                        self.line.push(b);
-                    }
-                    None => self.line.push(f),
-                }
-            } else {
-                self.line.push(f); // the defender cannot block: five next
-            }
-            return true;
+            return self.finish_unstoppable(board, me);
         }
         board.play_unchecked(f);
         let won = self.vcf_attack(board, me);
@@ -185,10 +198,10 @@ impl Solver {
     /// Look for a VCT of at most `depth` attacker moves for the side to move.
     pub fn vct(&mut self, board: &mut Board, depth: u32) -> Solution {
         self.line.clear();
+        self.fail_cache.clear();
         let me = board.side_to_move();
         // Iterative deepening finds short wins first and fills the cache cheaply.
         for d in 1..=depth {
-            self.fail_cache.clear();
             if self.vct_attack(board, me, d) {
                 return Solution::Win(self.line.iter().rev().copied().collect());
             }
@@ -206,8 +219,12 @@ impl Solver {
             return true;
         }
         let opp = me.opponent();
-        if self.out_of_nodes() || depth == 0 {
+        if self.out_of_nodes() {
             return false;
+        }
+        if depth == 0 {
+            // Out of threes: fours alone may still win.
+            return self.vcf_attack(board, me);
         }
         if let Some(&d) = self.fail_cache.get(&board.hash()) {
             if d >= depth {
@@ -250,21 +267,7 @@ impl Solver {
             let fives = board.count(me, Class::Five);
             let f = find_five(board, me).expect("counted five point");
             if fives >= 2 || !legal(board, f, opp) {
-                let mut block = None;
-                if fives >= 2 {
-                    block = first_legal_five(board, me, opp);
-                }
-                match block {
-                    Some(b) => {
-                        board.play_unchecked(b);
-                        let five = find_five(board, me).expect("a second five point");
-                        board.undo();
-                        self.line.push(five);
-                        self.line.push(b);
-                    }
-                    None => self.line.push(f),
-                }
-                return true;
+                return self.finish_unstoppable(board, me);
             }
             board.play_unchecked(f);
             let won = self.vct_attack(board, me, depth);
@@ -382,7 +385,8 @@ pub fn check_proof(board: &Board, line: &[Pos], fours_only: bool) -> Result<(), 
                     return Err(format!("last move {i} does not make five"));
                 }
             } else {
-                let blocks = has_five(&b, mover.opponent()) && b.class(m, mover.opponent()) == Class::Five;
+                let blocks =
+                    has_five(&b, mover.opponent()) && b.class(m, mover.opponent()) == Class::Five;
                 let ok = class.is_four()
                     || (!fours_only && matches!(class, Class::OpenThree | Class::DoubleThree))
                     || blocks;
@@ -391,7 +395,13 @@ pub fn check_proof(board: &Board, line: &[Pos], fours_only: bool) -> Result<(), 
                 }
             }
         } else if has_five(&b, me) && b.class(m, me) != Class::Five {
-            return Err(format!("defender move {i} does not block the five"));
+            // Not blocking is only right when blocking is impossible: two five points, or the
+            // only one is a foul for the defender.
+            let fives = b.count(me, Class::Five);
+            let f = find_five(&b, me).expect("counted five point");
+            if fives < 2 && legal(&mut b, f, mover) {
+                return Err(format!("defender move {i} does not block the five"));
+            }
         }
         b.play_unchecked(m);
     }
