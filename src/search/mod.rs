@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 pub use alphabeta::Worker;
 
-/// What bounds a search.
+/// What bounds a search: depth, nodes, time (see [`Limits::from_clock`] for turn time and
+/// match time left), and a stop flag the search polls every [`params::CHECK_EVERY`] nodes.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Maximum iterative-deepening depth (plies).
@@ -62,10 +63,35 @@ impl Limits {
     /// (no new iteration) of about half.
     #[must_use]
     pub fn time_ms(ms: u64) -> Limits {
-        Limits {
-            hard_time: Some(Duration::from_millis(ms)),
-            soft_time: Some(Duration::from_millis(ms / 2)),
-            ..Limits::default()
+        Limits::from_clock(Some(ms), None, 0)
+    }
+
+    /// Time limits from a game clock: the per-move limit `turn_ms` and the match time left
+    /// `match_left_ms` (either may be absent = unlimited), minus `margin_ms` for communication.
+    /// The hard deadline is the smaller of the turn limit and a share of the match time (a
+    /// twentieth, but at most a third); the soft target is half of it (extended on best-move
+    /// instability, never past the hard deadline). A limit of 0 means "answer at once": the
+    /// hard deadline is then 1 ms.
+    #[must_use]
+    pub fn from_clock(turn_ms: Option<u64>, match_left_ms: Option<i64>, margin_ms: u64) -> Limits {
+        let from_match = match_left_ms.map(|m| {
+            let m = m.max(0) as u64;
+            (m / 20).max(m.min(50)).min(m / 3)
+        });
+        let budget = match (turn_ms, from_match) {
+            (Some(t), Some(m)) => Some(t.min(m)),
+            (t, m) => t.or(m),
+        };
+        match budget {
+            None => Limits::default(),
+            Some(b) => {
+                let hard = b.saturating_sub(margin_ms).max(1);
+                Limits {
+                    hard_time: Some(Duration::from_millis(hard)),
+                    soft_time: Some(Duration::from_millis((hard / 2).max(1))),
+                    ..Limits::default()
+                }
+            }
         }
     }
 }
@@ -240,5 +266,31 @@ impl Searcher {
         }
         self.tt = Some(shared.tt);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_limits() {
+        let l = Limits::from_clock(Some(1000), None, 50);
+        assert_eq!(l.hard_time, Some(Duration::from_millis(950)));
+        assert_eq!(l.soft_time, Some(Duration::from_millis(475)));
+        // Match time: a twentieth of what is left, when that is below the turn limit.
+        let l = Limits::from_clock(Some(5000), Some(20_000), 0);
+        assert_eq!(l.hard_time, Some(Duration::from_millis(1000)));
+        // Almost no time left: never more than a third of it.
+        let l = Limits::from_clock(Some(5000), Some(90), 0);
+        assert_eq!(l.hard_time, Some(Duration::from_millis(30)));
+        // Negative time left (the manager may send it): answer at once.
+        let l = Limits::from_clock(None, Some(-5), 10);
+        assert_eq!(l.hard_time, Some(Duration::from_millis(1)));
+        assert_eq!(Limits::from_clock(None, None, 10).hard_time, None);
+        assert_eq!(
+            Limits::from_clock(Some(0), None, 30).hard_time,
+            Some(Duration::from_millis(1))
+        );
     }
 }

@@ -1,0 +1,189 @@
+//! End-to-end tests of `solve`, `analyze` and `bench`, driving the built binary.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_renju-engine"))
+        .args(args)
+        .output()
+        .expect("failed to start renju-engine")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "{args:?} wrote to stderr");
+    stdout
+}
+
+fn bad(args: &[&str]) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+}
+
+#[test]
+fn solve_finds_a_vcf_and_reports_no_win() {
+    // Black h8 i8 j8 with open ends plus a vertical pair: a simple VCF for black.
+    let out = ok(&[
+        "solve",
+        "--rule",
+        "freestyle",
+        "--black",
+        "h8,i8,j8,k8",
+        "--white",
+        "g8,h9,i9",
+        "--to-move",
+        "black",
+    ]);
+    assert_eq!(out.trim(), "win l8");
+    let out = ok(&["solve", "--rule", "renju", "--moves", "h8 h9"]);
+    assert_eq!(out.trim(), "no-win");
+    // The same position with white to move: white must not "win".
+    let out = ok(&[
+        "solve",
+        "--rule",
+        "freestyle",
+        "--black",
+        "h8,i8,j8",
+        "--white",
+        "a1,a3",
+        "--to-move",
+        "white",
+    ]);
+    assert_eq!(out.trim(), "no-win");
+    // Two twos meeting at j8: no VCF, but a VCT through the double three at j8 in freestyle;
+    // in renju that double three is a foul, so black's VCT must start elsewhere.
+    let pos = [
+        "--black",
+        "h8,i8,j10,j11",
+        "--white",
+        "a1,o1,a15,o15",
+        "--to-move",
+        "black",
+    ];
+    for rule in ["freestyle", "renju"] {
+        let mut args = vec!["solve", "--rule", rule];
+        args.extend_from_slice(&pos);
+        assert_eq!(ok(&args).trim(), "no-win", "{rule} VCF");
+        args.push("--vct");
+        let out = ok(&args);
+        assert!(out.starts_with("win "), "{rule}: {out}");
+        let first = out.split_whitespace().nth(1).unwrap();
+        if rule == "freestyle" {
+            assert_eq!(first, "j8", "{out}");
+        } else {
+            assert_ne!(first, "j8", "{out}");
+        }
+    }
+}
+
+#[test]
+fn analyze_prints_depth_lines_and_bestmove() {
+    let out = ok(&[
+        "analyze", "--rule", "renju", "--moves", "h8 h9 j9", "--depth", "4",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 2, "{out}");
+    assert!(lines[0].starts_with("depth 1 score "), "{out}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    let out = ok(&[
+        "analyze",
+        "--rule",
+        "freestyle",
+        "--moves",
+        "h8",
+        "--time",
+        "100",
+    ]);
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+    // A forced block.
+    let out = ok(&[
+        "analyze",
+        "--rule",
+        "standard",
+        "--black",
+        "h8,i8,j8,k8",
+        "--white",
+        "a1,a2,a3",
+        "--to-move",
+        "white",
+        "--depth",
+        "3",
+    ]);
+    let best = out.lines().last().unwrap();
+    assert!(best == "bestmove g8" || best == "bestmove l8", "{out}");
+}
+
+#[test]
+fn bad_search_input() {
+    bad(&["solve", "--moves", "h8"]); // no rule
+    bad(&["solve", "--rule", "gomoku", "--moves", "h8"]);
+    bad(&["solve", "--rule", "renju"]); // no position
+    bad(&["solve", "--rule", "renju", "--moves", "h8 h8"]);
+    bad(&["solve", "--rule", "renju", "--moves", "z9"]);
+    bad(&["solve", "--rule", "renju", "--size", "30", "--moves", "h8"]);
+    bad(&["solve", "--rule", "renju", "--black", "a1,a2,a3,a4,a5"]); // a five on the board
+    bad(&[
+        "solve",
+        "--rule",
+        "renju",
+        "--black",
+        "h8",
+        "--to-move",
+        "purple",
+    ]);
+    bad(&["analyze", "--rule", "renju", "--moves", "h8"]); // no limit
+    bad(&[
+        "analyze", "--rule", "renju", "--moves", "h8", "--depth", "0",
+    ]);
+    bad(&[
+        "analyze", "--rule", "renju", "--moves", "h8", "--depth", "x",
+    ]);
+    bad(&[
+        "analyze",
+        "--rule",
+        "renju",
+        "--moves",
+        "h8",
+        "--depth",
+        "3",
+        "--threads",
+        "0",
+    ]);
+    bad(&["bench", "--depth", "0"]);
+    bad(&["bench", "--hash", "0"]);
+    bad(&["bench", "--threads", "abc"]);
+}
+
+#[test]
+fn bench_prints_the_signature_lines_and_is_deterministic() {
+    let a = ok(&["bench", "--depth", "3"]);
+    let b = ok(&["bench", "--depth", "3"]);
+    let nodes = |s: &str| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .map(str::to_string)
+            .expect("a Nodes searched line")
+    };
+    assert_eq!(nodes(&a), nodes(&b));
+    let lines: Vec<&str> = a.lines().collect();
+    assert!(lines.len() >= 14);
+    assert!(lines[lines.len() - 2].starts_with("Nodes searched: "));
+    assert!(lines[lines.len() - 1].starts_with("Nodes/second: "));
+    // Every position line names a best move and a node count.
+    for l in &lines[..lines.len() - 2] {
+        assert!(l.contains(" best ") && l.contains(" nodes "), "{l}");
+    }
+}
