@@ -2,7 +2,7 @@
 //!
 //! Modules in dependency order (each may import only those above it):
 //! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`eval`] → [`search`] → [`bench`],
-//! [`selfplay`] → [`cli`].
+//! [`selfplay`], [`protocol`] → [`cli`].
 #![deny(missing_docs)]
 
 pub mod bench;
@@ -10,6 +10,7 @@ pub mod board;
 pub mod cli;
 pub mod eval;
 pub mod pattern;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;

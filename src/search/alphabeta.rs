@@ -26,6 +26,7 @@ pub struct Worker<'a> {
     solver: Solver,
     extension_limit: usize,
     next_check: u64,
+    root: Vec<Pos>,
 }
 
 impl<'a> Worker<'a> {
@@ -45,6 +46,7 @@ impl<'a> Worker<'a> {
             solver: Solver::new(0),
             extension_limit: 0,
             next_check: CHECK_EVERY,
+            root: Vec::new(),
         }
     }
 
@@ -70,11 +72,25 @@ impl<'a> Worker<'a> {
     /// The root moves: legal moves in ordering order (the whole board if it is empty).
     fn root_moves(&mut self) -> Vec<Pos> {
         let me = self.board.side_to_move();
+        let excluded = &self.shared.limits.excluded;
         if self.board.stone_count() == 0 {
             let n = self.board.size();
-            return vec![Pos::new(n / 2, n / 2, n)];
+            let centre = Pos::new(n / 2, n / 2, n);
+            if !excluded.contains(&centre) {
+                return vec![centre];
+            }
         }
-        self.ordered_moves(0, Pos::PASS, me)
+        let mut moves = self.ordered_moves(0, Pos::PASS, me);
+        if moves.is_empty() {
+            // Far from every stone (or an empty board with the centre excluded).
+            let all: Vec<Pos> = self.board.empty_cells().collect();
+            moves = all
+                .into_iter()
+                .filter(|&p| legal(&mut self.board, p, me))
+                .collect();
+        }
+        moves.retain(|p| !self.shared.limits.excluded.contains(p));
+        moves
     }
 
     /// Iterative deepening on the main thread.
@@ -94,6 +110,14 @@ impl<'a> Worker<'a> {
             return result;
         }
         result.best = moves[0];
+        if moves.len() == 1 || !self.shared.limits.excluded.is_empty() {
+            // A single move, or root exclusions: search the allowed moves only.
+            if moves.len() == 1 {
+                let m = moves[0];
+                return self.finish(result, m, 0, vec![m]);
+            }
+            return self.iterate_moves(result, moves, reporter);
+        }
         // Step 0. Immediate answers: own five, forced block, own open four, VCF.
         if let Some(f) = find_five(&self.board, me) {
             return self.finish(result, f, WIN - 1, vec![f]);
@@ -114,7 +138,16 @@ impl<'a> Worker<'a> {
                 .unwrap_or(moves[0]);
             return self.finish(result, m, WIN - 3, vec![m]);
         } else {
-            let mut solver = Solver::new(ROOT_VCF_NODES);
+            let mut budget = ROOT_VCF_NODES;
+            if let Some(n) = self.shared.limits.max_nodes {
+                budget = budget.min(n / 2);
+            }
+            if let Some(t) = self.shared.limits.hard_time {
+                if t < Duration::from_millis(100) {
+                    budget = budget.min(2_000);
+                }
+            }
+            let mut solver = Solver::new(budget);
             let sol = solver.vcf(&mut self.board);
             self.nodes += solver.nodes;
             if let Solution::Win(line) = sol {
@@ -122,6 +155,17 @@ impl<'a> Worker<'a> {
                 return self.finish(result, line[0], score, line);
             }
         }
+        self.iterate_moves(result, moves, reporter)
+    }
+
+    /// The iterative-deepening loop proper, over the given root moves.
+    fn iterate_moves(
+        &mut self,
+        mut result: SearchResult,
+        root: Vec<Pos>,
+        reporter: &mut dyn Reporter,
+    ) -> SearchResult {
+        self.root = root;
         let mut prev_score = 0;
         let mut prev_best = Pos::PASS;
         let mut soft = self.shared.limits.soft_time;
@@ -299,10 +343,14 @@ impl<'a> Worker<'a> {
         let me = self.board.side_to_move();
         let opp = me.opponent();
         let ply_i = ply as i32;
-        // Step 2. Immediate win.
-        if let Some(f) = find_five(&self.board, me) {
-            self.pv[ply].push(f);
-            return WIN - (ply_i + 1);
+        // Step 2. Immediate win (the root searches its move list instead, which may exclude
+        // moves; the five is first in it anyway).
+        let root = ply == 0 && !self.root.is_empty();
+        if !root {
+            if let Some(f) = find_five(&self.board, me) {
+                self.pv[ply].push(f);
+                return WIN - (ply_i + 1);
+            }
         }
         // Step 3. Opponent's five: block it or lose.
         let mut forced = None;
@@ -311,7 +359,7 @@ impl<'a> Worker<'a> {
                 return -(WIN - (ply_i + 2));
             }
             forced = Some(f);
-        } else if has_open_four(&self.board, me) {
+        } else if !root && has_open_four(&self.board, me) {
             // Step 4. Own open four: a win in three plies.
             return WIN - (ply_i + 3);
         }
@@ -352,8 +400,16 @@ impl<'a> Worker<'a> {
             }
             return evaluate_with(&self.board, &self.shared.weights);
         }
-        // Step 7. Move generation: forced block, defences against an open three, or all.
-        let moves = if let Some(f) = forced {
+        // Step 7. Move generation: the root list, a forced block, defences against an open
+        // three, or all.
+        let moves = if root {
+            let mut r = self.root.clone();
+            if let Some(i) = r.iter().position(|&p| p == tt_move) {
+                let m = r.remove(i);
+                r.insert(0, m);
+            }
+            r
+        } else if let Some(f) = forced {
             vec![f]
         } else if has_open_four(&self.board, opp) {
             let d = self.defence_moves(ply, tt_move, me);

@@ -35,6 +35,8 @@ pub struct Limits {
     pub soft_time: Option<Duration>,
     /// Set from outside to stop the search as soon as possible.
     pub stop: Arc<AtomicBool>,
+    /// Root moves the search must not choose (Yixin-Board's `YXBLOCK`, n-best searches).
+    pub excluded: Vec<Pos>,
 }
 
 impl Default for Limits {
@@ -45,6 +47,7 @@ impl Default for Limits {
             hard_time: None,
             soft_time: None,
             stop: Arc::new(AtomicBool::new(false)),
+            excluded: Vec::new(),
         }
     }
 }

@@ -195,7 +195,9 @@ impl Solver {
         won
     }
 
-    /// Look for a VCT of at most `depth` attacker moves for the side to move.
+    /// Look for a VCT for the side to move. `depth` bounds the attacker's threat moves (threes
+    /// and fours) searched with full defences; past it only fours continue (a VCF), and a
+    /// final open four that no defence can stop costs nothing.
     pub fn vct(&mut self, board: &mut Board, depth: u32) -> Solution {
         self.line.clear();
         self.fail_cache.clear();
