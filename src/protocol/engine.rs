@@ -284,11 +284,13 @@ impl Engine {
             self.out.line("ERROR unsupported board size (5..22)");
             return;
         }
-        let rule = self.settings().rule;
-        match Board::new(n as usize, rule) {
+        let settings = self.settings();
+        match Board::new(n as usize, settings.rule) {
             Ok(b) => {
                 self.board = Some(b);
                 self.blocked.clear();
+                self.searcher.resize(settings.hash_mb());
+                self.searcher.clear();
                 self.out.line("OK");
             }
             Err(e) => self.out.line(&format!("ERROR {e}")),
@@ -459,7 +461,11 @@ impl Engine {
     /// Search the current board and return the result (the board is unchanged).
     fn search(&mut self, received: Instant, excluded: Vec<Pos>, share: u64) -> SearchResult {
         let settings = self.settings();
-        self.searcher.resize(settings.hash_mb());
+        // Shrink at once to honour a lower memory limit; grow only at START (allocating a large
+        // table would eat into the move's time).
+        if settings.hash_mb() < self.searcher.hash_mb() {
+            self.searcher.resize(settings.hash_mb());
+        }
         self.searcher.threads = settings.threads;
         let mut limits = settings.limits(received);
         if share > 1 {

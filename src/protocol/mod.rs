@@ -12,6 +12,8 @@
 pub mod command;
 mod engine;
 
+use crate::pattern::table::Tables;
+use crate::types::Rule;
 use command::{is_multi_line, parse, takes_path_line, word, Command};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -149,6 +151,19 @@ where
         settings: Mutex::new(Settings::default()),
         current_stop: Mutex::new(None),
         ending: AtomicBool::new(false),
+    });
+    // Build every rule's pattern tables in the background now, so no move pays for them when
+    // `INFO rule` switches rules.
+    let _ = std::thread::Builder::new().name("tables".into()).spawn(|| {
+        for rule in [
+            Rule::Renju,
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Caro,
+            Rule::CaroOverline,
+        ] {
+            let _ = Tables::get(rule);
+        }
     });
     let (tx, rx) = mpsc::channel();
     let reader_shared = shared.clone();

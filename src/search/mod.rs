@@ -208,6 +208,12 @@ impl Searcher {
         }
     }
 
+    /// The table size in MB.
+    #[must_use]
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
     /// Resize the table to `mb` megabytes (emptying it).
     pub fn resize(&mut self, mb: usize) {
         if mb != self.hash_mb {

@@ -1,0 +1,238 @@
+//! The protocol engine as a manager sees it: full games between two engine processes, answer
+//! times at several turn limits, and peak memory under several `max_memory` values.
+//! Knob: `TIME_MOVES` (moves per time limit, default 24).
+
+use renju_engine::board::Board;
+use renju_engine::rules;
+use renju_engine::types::{Color, Pos, Rule};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn spawn() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line that is not a MESSAGE/DEBUG line.
+    fn reply(&mut self, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.lines.recv_timeout(left).expect("a reply in time");
+            if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
+                return l;
+            }
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "END");
+        let _ = self.stdin.flush();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse_move(s: &str, size: usize) -> Pos {
+    let (x, y) = s
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {s}"));
+    let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(x < size && y < size, "off-board move {s}");
+    Pos::new(x, y, size)
+}
+
+/// Play one game between two engine processes; returns the winner (None = draw) and the
+/// number of moves. Every move is checked by the rules module (a foul or occupied point fails).
+fn play_game(rule: Rule, size: usize, turn_ms: u64) -> (Option<Color>, usize) {
+    let mut engines = [Engine::spawn(), Engine::spawn()];
+    for e in &mut engines {
+        e.send(&format!("START {size}"));
+        assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+        e.send(&format!("INFO rule {}", rule.gomocup()));
+        e.send(&format!("INFO timeout_turn {turn_ms}"));
+        e.send("INFO timeout_match 0");
+    }
+    let mut board = Board::new(size, rule).unwrap();
+    let limit = Duration::from_millis(turn_ms + 1000);
+    engines[0].send("BEGIN");
+    let mut last = engines[0].reply(limit);
+    loop {
+        let mover = board.side_to_move();
+        let p = parse_move(&last, size);
+        assert!(
+            rules::try_play(&mut board, p).is_ok(),
+            "illegal move {last} by {mover}\n{board}"
+        );
+        if rules::is_win(&board, p) {
+            return (Some(mover), board.stone_count());
+        }
+        if board.empty_cells().count() <= 25 {
+            return (None, board.stone_count());
+        }
+        let next = &mut engines[board.side_to_move().index()];
+        next.send(&format!("TURN {last}"));
+        last = next.reply(limit);
+    }
+}
+
+#[test]
+fn full_games_between_two_engine_processes() {
+    for (rule, size) in [
+        (Rule::Freestyle, 15),
+        (Rule::Renju, 15),
+        (Rule::Standard, 20),
+    ] {
+        let (winner, moves) = play_game(rule, size, 50);
+        println!("{rule} {size}x{size}: winner {winner:?} after {moves} stones");
+        assert!(moves >= 9, "a game cannot end before the ninth stone");
+    }
+}
+
+fn time_moves() -> usize {
+    std::env::var("TIME_MOVES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(24)
+}
+
+/// Answer times (ms) of `moves` moves at `turn_ms`: the engine plays both sides of a game
+/// (re-sent as BOARD when a game ends) from a fresh position each time one finishes.
+fn answer_times(turn_ms: u64, moves: usize) -> Vec<f64> {
+    let mut e = Engine::spawn();
+    e.send("START 15");
+    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    e.send("INFO rule 4");
+    e.send(&format!("INFO timeout_turn {turn_ms}"));
+    e.send("INFO timeout_match 0");
+    let mut times = Vec::new();
+    let mut board = Board::new(15, Rule::Renju).unwrap();
+    while times.len() < moves {
+        // Send the position as BOARD (own = side to move), measure the answer.
+        let me = board.side_to_move();
+        let mut cmd = String::from("BOARD\n");
+        for (p, c) in board.history() {
+            let f = if c == me { 1 } else { 2 };
+            cmd.push_str(&format!("{},{},{f}\n", p.x(15), p.y(15)));
+        }
+        cmd.push_str("DONE");
+        let t = Instant::now();
+        e.send(&cmd);
+        let reply = e.reply(Duration::from_millis(turn_ms + 2000));
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        let p = parse_move(&reply, 15);
+        assert!(
+            rules::try_play(&mut board, p).is_ok(),
+            "illegal {reply}\n{board}"
+        );
+        if rules::is_win(&board, p) || board.empty_cells().count() <= 25 {
+            board = Board::new(15, Rule::Renju).unwrap();
+        }
+    }
+    times
+}
+
+#[test]
+fn answers_come_inside_the_turn_limit() {
+    let n = time_moves();
+    for (turn_ms, moves) in [(100u64, n), (500, n / 2 + 1), (1000, n / 4 + 1)] {
+        let mut t = answer_times(turn_ms, moves);
+        t.sort_by(f64::total_cmp);
+        let max = t[t.len() - 1];
+        let p99 = t[((t.len() as f64 * 0.99).ceil() as usize).clamp(1, t.len()) - 1];
+        let median = t[t.len() / 2];
+        println!(
+            "timeout_turn {turn_ms}: {} moves, median {median:.1} ms, p99 {p99:.1} ms, max {max:.1} ms",
+            t.len()
+        );
+        // Managers allow 1000 ms of tolerance; we require the answer inside the limit itself
+        // (a small allowance for process scheduling on a loaded machine).
+        assert!(
+            max < turn_ms as f64 + 30.0,
+            "turn {turn_ms}: max {max:.1} ms"
+        );
+    }
+}
+
+fn peak_rss_kb(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn max_memory_is_honoured() {
+    if !std::path::Path::new("/proc/self/status").exists() {
+        return; // not Linux: no /proc to measure with
+    }
+    for mb in [16u64, 64, 350] {
+        let mut e = Engine::spawn();
+        e.send(&format!("INFO max_memory {}", mb * 1024 * 1024));
+        e.send("INFO timeout_turn 200");
+        e.send("INFO rule 4");
+        e.send("START 15");
+        assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+        e.send("BOARD\n7,7,2\n8,8,1\n6,8,2\nDONE");
+        let mut last = e.reply(Duration::from_secs(3));
+        for mv in ["5,9", "9,9", "4,10", "10,6"] {
+            let _ = last;
+            e.send(&format!("TURN {mv}"));
+            last = e.reply(Duration::from_secs(3));
+            if last.starts_with("ERROR") {
+                break;
+            }
+        }
+        let kb = peak_rss_kb(e.pid());
+        println!("max_memory {mb} MB: peak RSS {:.1} MB", kb as f64 / 1024.0);
+        assert!(kb > 0 && kb <= mb * 1024, "peak RSS {kb} kB over {mb} MB");
+    }
+}
