@@ -187,6 +187,8 @@ pub struct Engine {
     board: Option<Board>,
     searcher: Searcher,
     blocked: Vec<Pos>,
+    /// Cells given as field 3 in the last `BOARD` (stones of neither colour): never played.
+    neutral: Vec<Pos>,
 }
 
 impl Engine {
@@ -199,6 +201,7 @@ impl Engine {
             board: None,
             searcher: Searcher::new(1, 1),
             blocked: Vec::new(),
+            neutral: Vec::new(),
         }
     }
 
@@ -289,6 +292,7 @@ impl Engine {
             Ok(b) => {
                 self.board = Some(b);
                 self.blocked.clear();
+                self.neutral.clear();
                 self.searcher.resize(settings.hash_mb());
                 self.searcher.clear();
                 self.out.line("OK");
@@ -349,20 +353,23 @@ impl Engine {
             self.out.line(&format!("ERROR bad coordinates {x},{y}"));
             return;
         };
-        if !b.is_empty(p) {
+        if !b.is_empty(p) || self.neutral.contains(&p) {
             self.out.line(&format!("ERROR point {x},{y} is occupied"));
             return;
         }
+        let b = self.board_for_move();
         b.play_unchecked(p);
         self.think_and_play(received);
     }
 
-    /// Parse a `BOARD` payload into a fresh board; `Err` names the first bad line.
-    fn parse_board(&mut self, lines: &[String]) -> Result<Board, String> {
+    /// Parse a `BOARD` payload into a fresh board and its neutral (field 3) cells; `Err` names
+    /// the first bad line.
+    fn parse_board(&mut self, lines: &[String]) -> Result<(Board, Vec<Pos>), String> {
         let rule = self.settings().rule;
         let size = self.board.as_ref().map_or(15, Board::size);
         let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
         let mut stones = Vec::new();
+        let mut neutral = Vec::new();
         for l in lines {
             let Some((x, y, f)) = parse_xyf(l) else {
                 return Err(format!("bad board line '{l}'"));
@@ -372,7 +379,7 @@ impl Engine {
             };
             match f {
                 1 | 2 => stones.push((p, f)),
-                3 => {}
+                3 => neutral.push(p),
                 _ => return Err(format!("bad stone kind in board line '{l}'")),
             }
         }
@@ -398,13 +405,20 @@ impl Engine {
         if b.side_to_move() != own_color {
             b.pass();
         }
-        Ok(b)
+        if let Some(p) = neutral
+            .iter()
+            .find(|p| !b.is_empty(**p) || stones.iter().any(|s| s.0 == **p))
+        {
+            return Err(format!("point {},{} given twice", p.x(size), p.y(size)));
+        }
+        Ok((b, neutral))
     }
 
     fn board_cmd(&mut self, lines: &[String], want_move: bool, received: Instant) {
         match self.parse_board(lines) {
-            Ok(b) => {
+            Ok((b, neutral)) => {
                 self.board = Some(b);
+                self.neutral = neutral;
                 if want_move {
                     self.think_and_play(received);
                 }
@@ -514,8 +528,15 @@ impl Engine {
             .or_else(|| cells.into_iter().find(|&p| b.is_empty(p)))
     }
 
+    /// Root moves the engine must not play: `YXBLOCK`ed and neutral cells.
+    fn excluded(&self) -> Vec<Pos> {
+        let mut v = self.blocked.clone();
+        v.extend_from_slice(&self.neutral);
+        v
+    }
+
     fn think_and_play(&mut self, received: Instant) {
-        let excluded = self.blocked.clone();
+        let excluded = self.excluded();
         let r = self.search(received, excluded.clone(), 1);
         let b = self.board.get_or_insert_with(unreachable_board);
         match Self::legal_or_fallback(b, r.best, &excluded) {
@@ -544,7 +565,7 @@ impl Engine {
     fn nbest(&mut self, n: i64, received: Instant) {
         let n = n.clamp(1, 32) as u64;
         self.board_for_move();
-        let mut excluded = self.blocked.clone();
+        let mut excluded = self.excluded();
         let mut first = None;
         for k in 0..n {
             let r = self.search(received, excluded.clone(), n - k);

@@ -79,10 +79,17 @@ fn reader(mut input: impl BufRead, shared: &Shared, tx: &mpsc::Sender<Queued>) {
                 }
                 return None;
             }
-            let mut buf = Vec::new();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => eof_seen = true,
-                Ok(_) => pending.extend_from_slice(&buf),
+            // Take whatever bytes are available (a lone CR must end a line without waiting for
+            // an LF that may never come).
+            match input.fill_buf() {
+                Ok([]) => eof_seen = true,
+                Ok(buf) => {
+                    let n = buf.len();
+                    pending.extend_from_slice(buf);
+                    input.consume(n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => eof_seen = true,
             }
         }
     };

@@ -1,0 +1,365 @@
+//! One refereed game between two engine processes.
+//!
+//! The referee is the project's own rules module, never the engines: moves are checked against
+//! the board, renju fouls with the slow reference detector (`rules::reference`, which shares no
+//! code with the engine's fast path), wins by measuring runs for the rule (an exact five wins for
+//! black even when it is also a foul).
+
+use crate::engine::{EngineProc, Failure};
+use renju_engine::board::Board;
+use renju_engine::rules::{self, reference, Foul};
+use renju_engine::types::{Color, Pos, Rule};
+use std::time::{Duration, Instant};
+
+/// A time control: match time, optional per-move limit, increment (all ms; 0 match = none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Match time per player (ms); 0 = no match clock.
+    pub match_ms: u64,
+    /// Per-move limit (ms), if any.
+    pub turn_ms: Option<u64>,
+    /// Increment per move (ms).
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    /// Parse `MATCH_S[/TURN_S][+INC_S]` (seconds, decimals allowed; `0` match = no match clock).
+    ///
+    /// # Errors
+    /// A message for malformed text.
+    pub fn parse(s: &str) -> Result<TimeControl, String> {
+        let ms = |t: &str| -> Result<u64, String> {
+            let v: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad time '{t}' in time control '{s}'"))?;
+            if !(0.0..=1e7).contains(&v) {
+                return Err(format!("time '{t}' out of range"));
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let (main, inc) = match s.split_once('+') {
+            Some((m, i)) => (m, ms(i)?),
+            None => (s, 0),
+        };
+        let (m, turn) = match main.split_once('/') {
+            Some((m, t)) => (ms(m)?, Some(ms(t)?)),
+            None => (ms(main)?, None),
+        };
+        if m == 0 && turn.is_none() {
+            return Err("a time control needs match time or a turn limit".into());
+        }
+        Ok(TimeControl {
+            match_ms: m,
+            turn_ms: turn,
+            inc_ms: inc,
+        })
+    }
+}
+
+/// What a renju black foul does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoulMode {
+    /// The foul loses (Gomocup managers).
+    Lose,
+    /// The move is refused and asked again; a second foul loses.
+    Reject,
+}
+
+/// Game settings.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    /// Rule.
+    pub rule: Rule,
+    /// Board side.
+    pub size: usize,
+    /// Time control.
+    pub tc: TimeControl,
+    /// Extra time allowed past a limit before a forfeit (ms).
+    pub tolerance_ms: u64,
+    /// Draw when this many stones are on the board.
+    pub draw_after: Option<usize>,
+    /// Renju foul handling.
+    pub foul_mode: FoulMode,
+    /// `max_memory` sent to the engines (bytes).
+    pub max_memory: u64,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A winning line.
+    Five,
+    /// Renju black foul.
+    Foul(Foul),
+    /// A move on an occupied point.
+    Occupied,
+    /// A move off the board.
+    OffBoard,
+    /// Something that is not a move.
+    Garbage(String),
+    /// The engine exited.
+    Crash,
+    /// No answer in time.
+    Timeout,
+    /// The board filled up.
+    FullBoard,
+    /// The stone cap was reached.
+    DrawAfter,
+    /// Both sides passed.
+    BothPassed,
+    /// The engine did not start a game (`START` not answered `OK`).
+    StartFailed,
+}
+
+impl Reason {
+    /// A short name for summaries.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Reason::Five => "five".into(),
+            Reason::Foul(f) => format!("foul-{f}"),
+            Reason::Occupied => "occupied".into(),
+            Reason::OffBoard => "off-board".into(),
+            Reason::Garbage(_) => "garbage".into(),
+            Reason::Crash => "crash".into(),
+            Reason::Timeout => "timeout".into(),
+            Reason::FullBoard => "full-board".into(),
+            Reason::DrawAfter => "draw-after".into(),
+            Reason::BothPassed => "both-passed".into(),
+            Reason::StartFailed => "start-failed".into(),
+        }
+    }
+}
+
+/// The record of a finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Winner colour (None = draw).
+    pub winner: Option<Color>,
+    /// How it ended.
+    pub reason: Reason,
+    /// The moves (opening included), with the time each engine move took (ms; 0 for opening).
+    pub moves: Vec<(Pos, u64)>,
+    /// Number of opening stones at the start of `moves`.
+    pub opening_len: usize,
+    /// Whether the engine of each colour must be restarted (crashed or hung).
+    pub restart: [bool; 2],
+}
+
+fn gomocup_rule(rule: Rule) -> i64 {
+    rule.gomocup()
+}
+
+/// Play one game: `engines[0]` is black, `engines[1]` white; `opening` stones are placed first.
+pub fn play(
+    engines: [&mut EngineProc; 2],
+    opening: &[(usize, usize)],
+    cfg: &GameConfig,
+) -> GameRecord {
+    let [black, white] = engines;
+    let mut engines = [black, white];
+    let size = cfg.size;
+    let mut board = Board::new(size, cfg.rule).expect("valid size");
+    let mut rec = GameRecord {
+        winner: None,
+        reason: Reason::FullBoard,
+        moves: Vec::new(),
+        opening_len: 0,
+        restart: [false; 2],
+    };
+    for &(x, y) in opening {
+        let p = Pos::new(x, y, size);
+        board.play_unchecked(p);
+        rec.moves.push((p, 0));
+    }
+    rec.opening_len = rec.moves.len();
+    // Start the game on both engines.
+    for (i, e) in engines.iter_mut().enumerate() {
+        let ok = e.send(&format!("START {size}")).is_ok()
+            && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
+                .map(|l| l.eq_ignore_ascii_case("OK"))
+                .unwrap_or(false);
+        let info = [
+            format!("INFO rule {}", gomocup_rule(cfg.rule)),
+            format!("INFO timeout_match {}", cfg.tc.match_ms),
+            format!("INFO timeout_turn {}", cfg.tc.turn_ms.unwrap_or(0)),
+            format!("INFO max_memory {}", cfg.max_memory),
+            "INFO game_type 1".to_string(),
+        ];
+        let sent = info.iter().all(|l| e.send(l).is_ok());
+        if !ok || !sent {
+            let c = if i == 0 { Color::Black } else { Color::White };
+            rec.winner = Some(c.opponent());
+            rec.reason = if e.exited() {
+                Reason::Crash
+            } else {
+                Reason::StartFailed
+            };
+            rec.restart[i] = true;
+            return rec;
+        }
+    }
+    let mut left = [cfg.tc.match_ms as i64; 2];
+    let mut told = [false; 2]; // whether the engine has seen the position (BOARD) yet
+    let mut last: Option<Pos> = None;
+    let mut passes = 0;
+    loop {
+        if board.empty_cells().next().is_none() {
+            rec.reason = Reason::FullBoard;
+            return rec;
+        }
+        if cfg.draw_after.is_some_and(|n| board.stone_count() >= n) {
+            rec.reason = Reason::DrawAfter;
+            return rec;
+        }
+        let me = board.side_to_move();
+        let i = me.index();
+        let mut fouls = 0;
+        loop {
+            // The command that asks for a move.
+            let cmd = if !told[i] || fouls > 0 {
+                board_command(&board, me)
+            } else {
+                match last {
+                    Some(p) if !p.is_pass() => format!("TURN {},{}", p.x(size), p.y(size)),
+                    _ => board_command(&board, me),
+                }
+            };
+            if cfg.tc.match_ms > 0 {
+                let _ = engines[i].send(&format!("INFO time_left {}", left[i]));
+            }
+            let start = Instant::now();
+            let mut limit_ms = u64::MAX / 4;
+            if let Some(t) = cfg.tc.turn_ms {
+                limit_ms = limit_ms.min(t);
+            }
+            if cfg.tc.match_ms > 0 {
+                limit_ms = limit_ms.min(left[i].max(0) as u64);
+            }
+            let deadline = start + Duration::from_millis(limit_ms.saturating_add(cfg.tolerance_ms));
+            let reply = engines[i]
+                .send(&cmd)
+                .and_then(|()| engines[i].recv_line(deadline));
+            let took = start.elapsed().as_millis() as u64;
+            told[i] = true;
+            let reply = match reply {
+                Ok(r) => r,
+                Err(f) => {
+                    rec.winner = Some(me.opponent());
+                    rec.reason = if f == Failure::Timeout && !engines[i].exited() {
+                        Reason::Timeout
+                    } else {
+                        Reason::Crash
+                    };
+                    rec.restart[i] = true;
+                    return rec;
+                }
+            };
+            if took > limit_ms.saturating_add(cfg.tolerance_ms) {
+                rec.winner = Some(me.opponent());
+                rec.reason = Reason::Timeout;
+                return rec;
+            }
+            if cfg.tc.match_ms > 0 {
+                left[i] = left[i] - took as i64 + cfg.tc.inc_ms as i64;
+            }
+            let Some((x, y)) = parse_move(&reply) else {
+                rec.winner = Some(me.opponent());
+                rec.reason = Reason::Garbage(reply);
+                return rec;
+            };
+            if x == -1 && y == -1 {
+                passes += 1;
+                board.pass();
+                rec.moves.push((Pos::PASS, took));
+                last = Some(Pos::PASS);
+                if passes >= 2 {
+                    rec.reason = Reason::BothPassed;
+                    return rec;
+                }
+                break;
+            }
+            if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+                rec.winner = Some(me.opponent());
+                rec.reason = Reason::OffBoard;
+                return rec;
+            }
+            let p = Pos::new(x as usize, y as usize, size);
+            if !board.is_empty(p) {
+                rec.winner = Some(me.opponent());
+                rec.reason = Reason::Occupied;
+                return rec;
+            }
+            if cfg.rule == Rule::Renju && me == Color::Black {
+                let mut g = reference::Grid::from_board(&board);
+                if let Some(f) = reference::foul(&mut g, x as i32, y as i32) {
+                    fouls += 1;
+                    if cfg.foul_mode == FoulMode::Lose || fouls >= 2 {
+                        rec.moves.push((p, took));
+                        rec.winner = Some(Color::White);
+                        rec.reason = Reason::Foul(f);
+                        return rec;
+                    }
+                    continue; // refused: ask again with the same position
+                }
+            }
+            passes = 0;
+            board.play_unchecked(p);
+            rec.moves.push((p, took));
+            last = Some(p);
+            if rules::is_win(&board, p) {
+                rec.winner = Some(me);
+                rec.reason = Reason::Five;
+                return rec;
+            }
+            break;
+        }
+    }
+}
+
+/// The `BOARD … DONE` command for the side `me` (own stones 1, opponent 2, in move order).
+fn board_command(board: &Board, me: Color) -> String {
+    let size = board.size();
+    let mut s = String::from("BOARD");
+    for (p, c) in board.history() {
+        if p.is_pass() {
+            continue;
+        }
+        let f = if c == me { 1 } else { 2 };
+        s.push_str(&format!("\n{},{},{f}", p.x(size), p.y(size)));
+    }
+    s.push_str("\nDONE");
+    s
+}
+
+/// Parse an engine's move answer `x,y` (spaces tolerated).
+#[must_use]
+pub fn parse_move(s: &str) -> Option<(i64, i64)> {
+    let (a, b) = s.trim().split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            TimeControl::parse("10/1+0.1").unwrap(),
+            TimeControl {
+                match_ms: 10_000,
+                turn_ms: Some(1_000),
+                inc_ms: 100
+            }
+        );
+        assert_eq!(TimeControl::parse("0/0.5").unwrap().turn_ms, Some(500));
+        assert_eq!(TimeControl::parse("60").unwrap().turn_ms, None);
+        assert!(TimeControl::parse("x").is_err());
+        assert!(TimeControl::parse("0").is_err());
+        assert!(TimeControl::parse("-1/1").is_err());
+        assert_eq!(parse_move(" 3, 4"), Some((3, 4)));
+        assert_eq!(parse_move("3 4"), None);
+    }
+}

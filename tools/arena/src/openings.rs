@@ -1,0 +1,1203 @@
+//! Opening files: parse the opening-line formats of the Gomocup tools, order the openings
+//! for a match, and set an opening up on a [`Board`].
+//!
+//! An [`Opening`] is a list of stones in move order (black first, then alternating), in
+//! Gomocup coordinates: `(x, y)`, 0-based, `x` = column from the left, `y` = row from the
+//! **top**. So on 15x15 the centre H8 is `(7, 7)` and A1 is `(0, 14)`.
+//!
+//! # Line formats
+//!
+//! [`parse_line`] detects the format of each line by itself ([`Format::Auto`]):
+//!
+//! * **Offset** (Piskvork `openings.txt`, Gomocup, c-gomoku-cli `type=offset`):
+//!   comma-separated integers `dx,dy, dx,dy, ...` (spaces optional, one trailing comma
+//!   tolerated, as Piskvork does), offsets from the centre `c = size / 2` (integer
+//!   division): `x = c + dx`, `y = c + dy`, `y` growing downwards. On 15x15 `c = 7`
+//!   (H8), on 20x20 `c = 10` — the point right-below the geometric centre; this is the
+//!   `floor(size/2)` of c-gomoku-cli (as documented in the data's `SOURCES.md`). The
+//!   20x20 data files (Piskvork, GomocupJudge, GomocupOnline) agree: they use `dx`, `dy`
+//!   from -10 to +9 (e.g. GomocupJudge `-4,-10` on row 0, 2021's `-10,8` on column 0),
+//!   which fits 0..=19 only with `c = 10`. Chosen when the line holds only digits,
+//!   signs, commas and blanks and the pairs are separated by commas.
+//! * **Gomocup points** `x,y x,y ...`: absolute Gomocup coordinates, pairs separated by
+//!   blanks only (no comma between pairs). A single pair `a,b` is read as an offset.
+//! * **Renju notation** `h8 h9 i10`, `h8,h9,i10` or `h8h9i10`: letter `a` = column 0
+//!   (no letter skipped), number = row counted from the **bottom** (renju.net, RIF), via
+//!   [`parse_renju_list`]. Chosen when the line starts with a letter.
+//! * **GTP / KataGomo** `15 L7 L8 M8 # comment`: the board size, then GTP coordinates
+//!   (columns `A`..`Z` skipping `I`, row 1 at the bottom). Chosen when the first token is
+//!   a number and a letter-number token follows; the size must equal the board size.
+//!
+//! One format cannot be told apart from renju notation and needs [`Format::Pos`]
+//! explicitly ([`parse_line_as`], [`parse_file_as`], [`load_as`]): c-gomoku-cli's
+//! `type=pos` (`h8h7h6`, Yixin "getpos"), where the number counts rows from the **top**
+//! (`a1` = `(0, 0)`). Read as renju notation, a `pos` line comes out mirrored top to
+//! bottom; every rule here is symmetric, so the games are equivalent, only the recorded
+//! coordinates differ.
+//!
+//! Blank lines and comment lines (starting with `#`, `//` or `;`) are skipped; a trailing
+//! `# ...` or `// ...` comment is cut off. CR line ends and a UTF-8 byte-order mark are
+//! accepted.
+//!
+//! # CSV files
+//!
+//! [`parse_file`] also reads CSV tables such as `renju/rif26.csv`: when the first
+//! non-comment line is a header naming at least one of the columns `offset_line`
+//! (offset), `renju_notation` (renju notation), `pos_line` (`pos`, rows from the top),
+//! `moves` (auto-detected) or `gomocup_xy*` (one Gomocup `x,y` stone per column, in column
+//! order), each row gives one opening. Every filled opening column of a row must give the
+//! same stones, so the columns cross-check each other.
+//!
+//! Every parsed opening is checked to lie on the board and to repeat no point;
+//! [`Opening::to_board`] then checks it move by move against the rule.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use renju_engine::board::Board;
+use renju_engine::rules::{is_win, try_play, IllegalMove};
+use renju_engine::types::{parse_renju_list, valid_size, Color, CoordError, Pos, Rule};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// GTP column letters: `A`.. without `I`.
+const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// Longest excerpt of an offending line quoted in an error message.
+const QUOTE_LEN: usize = 60;
+
+/// One opening: the stones in move order (black first, colours alternating).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Opening {
+    /// The stones as Gomocup `(x, y)`: 0-based, origin at the top-left, `y` down.
+    pub moves: Vec<(usize, usize)>,
+}
+
+impl Opening {
+    /// The colour to play after the opening: black after an even number of stones.
+    #[must_use]
+    pub fn side_to_move(&self) -> Color {
+        if self.moves.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// Play the opening on an empty `size` x `size` board under `rule`.
+    ///
+    /// # Errors
+    /// An unsupported board size, or a stone that is off the board, on an occupied point,
+    /// a foul for black (renju), or that completes a winning line for its side (the opening
+    /// would already be decided). The message names the move number and the point.
+    pub fn to_board(&self, size: usize, rule: Rule) -> Result<Board, String> {
+        let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
+        for (i, &(x, y)) in self.moves.iter().enumerate() {
+            let n = i + 1;
+            let name = point_name(x, y, size);
+            if x >= size || y >= size {
+                return Err(format!("move {n} {name} is off the {size}x{size} board"));
+            }
+            let p = Pos::new(x, y, size);
+            let color = board.side_to_move();
+            try_play(&mut board, p).map_err(|e| match e {
+                IllegalMove::OffBoard(_) => {
+                    format!("move {n} {name} is off the {size}x{size} board")
+                }
+                IllegalMove::Occupied(_) => format!("move {n} {name} is on an occupied point"),
+                IllegalMove::Foul(_, k) => {
+                    format!("move {n} {name} is a {k} foul for black under the {rule} rule")
+                }
+            })?;
+            if is_win(&board, p) {
+                return Err(format!(
+                    "move {n} {name} completes a winning line for {color} under the {rule} \
+                     rule: the opening is already decided"
+                ));
+            }
+        }
+        Ok(board)
+    }
+
+    /// The opening as an offset line (`0,0, 1,0, 1,3`) for a `size` board, the format of
+    /// Piskvork and c-gomoku-cli.
+    #[must_use]
+    pub fn to_offset_line(&self, size: usize) -> String {
+        let c = (size / 2) as i64;
+        self.moves
+            .iter()
+            .map(|&(x, y)| format!("{},{}", x as i64 - c, y as i64 - c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The opening in renju notation (`h8 h9 h10`) for a `size` board.
+    #[must_use]
+    pub fn to_renju(&self, size: usize) -> String {
+        self.moves
+            .iter()
+            .map(|&(x, y)| renju_name(x, y, size))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The notation of an opening line, for [`parse_line_as`] and friends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// Detect the format of each line (see the module documentation); `pos` is never
+    /// detected (it reads as renju notation).
+    #[default]
+    Auto,
+    /// Offsets from the centre `size / 2`: `dx,dy, dx,dy, ...`, `y` down.
+    Offset,
+    /// Absolute Gomocup points `x,y x,y ...` (or one per CSV column).
+    Gomocup,
+    /// Renju notation, rows counted from the bottom: `h8 h9 i10` or `h8h9i10`.
+    Renju,
+    /// c-gomoku-cli `type=pos`: like renju notation but rows counted from the top
+    /// (`a1` = `(0, 0)`).
+    Pos,
+    /// GTP coordinates (no letter `I`, row 1 at the bottom), optionally preceded by the
+    /// board size, as in KataGomo opening files: `15 L7 L8 M8`.
+    Gtp,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 6] = [
+        Format::Auto,
+        Format::Offset,
+        Format::Gomocup,
+        Format::Renju,
+        Format::Pos,
+        Format::Gtp,
+    ];
+
+    /// Lower-case name as used on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Offset => "offset",
+            Format::Gomocup => "gomocup",
+            Format::Renju => "renju",
+            Format::Pos => "pos",
+            Format::Gtp => "gtp",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let l = s.trim().to_ascii_lowercase();
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == l)
+            .ok_or_else(|| {
+                format!(
+                    "unknown opening format '{s}' (expected auto, offset, gomocup, renju, pos \
+                     or gtp)"
+                )
+            })
+    }
+}
+
+/// Parse one opening line with the format detected automatically.
+///
+/// Returns `Ok(None)` for blank and comment lines.
+///
+/// # Errors
+/// A line in no known format, or whose stones are off the `size` board or repeat a point;
+/// the message quotes the line.
+pub fn parse_line(line: &str, size: usize) -> Result<Option<Opening>, String> {
+    parse_line_as(line, size, Format::Auto)
+}
+
+/// Parse one opening line in the given format ([`Format::Auto`] detects it).
+///
+/// # Errors
+/// As [`parse_line`]; also an unsupported board size.
+pub fn parse_line_as(line: &str, size: usize, format: Format) -> Result<Option<Opening>, String> {
+    if !valid_size(size) {
+        return Err(format!("board size {size} is not supported"));
+    }
+    match content(line) {
+        None => Ok(None),
+        Some(text) => parse_moves(text, size, format)
+            .map(Some)
+            .map_err(|e| fail(line, &e)),
+    }
+}
+
+/// Parse a whole opening file with auto-detected line formats (see the module
+/// documentation, also for CSV tables).
+///
+/// # Errors
+/// The first bad line, as `line N: ...` (1-based).
+pub fn parse_file(text: &str, size: usize) -> Result<Vec<Opening>, String> {
+    parse_file_as(text, size, Format::Auto)
+}
+
+/// Parse a whole opening file whose lines are in `format` (CSV tables are still recognised
+/// by their header).
+///
+/// # Errors
+/// As [`parse_file`].
+pub fn parse_file_as(text: &str, size: usize, format: Format) -> Result<Vec<Opening>, String> {
+    if !valid_size(size) {
+        return Err(format!("board size {size} is not supported"));
+    }
+    let mut out = Vec::new();
+    let mut csv: Option<Vec<Column>> = None;
+    let mut first = true;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if content(line).is_none() {
+            continue;
+        }
+        if first {
+            first = false;
+            if let Some(columns) = csv_header(line) {
+                csv = Some(columns);
+                continue;
+            }
+        }
+        let parsed = match &csv {
+            Some(columns) => parse_csv_row(line, columns, size).map(Some),
+            None => parse_line_as(line, size, format),
+        };
+        match parsed {
+            Ok(Some(o)) => out.push(o),
+            Ok(None) => {}
+            Err(e) => return Err(format!("line {n}: {e}")),
+        }
+    }
+    Ok(out)
+}
+
+/// Read and parse an opening file with auto-detected line formats.
+///
+/// # Errors
+/// The file cannot be read, a line is bad (see [`parse_file`]), or the file holds no
+/// opening at all; the message starts with the path.
+pub fn load(path: &Path, size: usize) -> Result<Vec<Opening>, String> {
+    load_as(path, size, Format::Auto)
+}
+
+/// Read and parse an opening file whose lines are in `format`.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_as(path: &Path, size: usize, format: Format) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read opening file {}: {e}", path.display()))?;
+    let openings =
+        parse_file_as(&text, size, format).map_err(|e| format!("{}: {e}", path.display()))?;
+    if openings.is_empty() {
+        return Err(format!("{}: no openings in the file", path.display()));
+    }
+    Ok(openings)
+}
+
+/// The openings in file order (`random == false`) or shuffled by a generator seeded with
+/// `seed` (the same seed always gives the same order).
+#[must_use]
+pub fn order(mut openings: Vec<Opening>, random: bool, seed: u64) -> Vec<Opening> {
+    if random {
+        let mut rng = StdRng::seed_from_u64(seed);
+        openings.shuffle(&mut rng);
+    }
+    openings
+}
+
+// ---------------------------------------------------------------------------------------
+// Parsing internals
+// ---------------------------------------------------------------------------------------
+
+/// A stone before validation: coordinates that may be off the board, and how the input
+/// wrote it (for messages).
+struct Raw {
+    x: i64,
+    y: i64,
+    text: String,
+}
+
+/// The text of a line without blanks at the ends, a byte-order mark and trailing comments;
+/// `None` for a blank or comment line.
+fn content(line: &str) -> Option<&str> {
+    let t = line.trim().trim_start_matches('\u{feff}').trim();
+    if t.is_empty() || t.starts_with('#') || t.starts_with("//") || t.starts_with(';') {
+        return None;
+    }
+    let t = t.find('#').map_or(t, |i| &t[..i]);
+    let t = t.find("//").map_or(t, |i| &t[..i]);
+    let t = t.trim();
+    (!t.is_empty()).then_some(t)
+}
+
+/// An error message quoting the (possibly shortened) line.
+fn fail(line: &str, reason: &str) -> String {
+    let t = line.trim();
+    let quoted = if t.chars().count() > QUOTE_LEN {
+        let cut: String = t.chars().take(QUOTE_LEN).collect();
+        format!("{cut}...")
+    } else {
+        t.to_string()
+    };
+    format!("opening `{quoted}`: {reason}")
+}
+
+/// Renju name of a point, or `?` when it is off the board.
+fn renju_name(x: usize, y: usize, size: usize) -> String {
+    if x < size && y < size {
+        Pos::new(x, y, size).to_renju(size)
+    } else {
+        "?".to_string()
+    }
+}
+
+/// `h8 (7,7)`: renju name and Gomocup coordinates.
+fn point_name(x: usize, y: usize, size: usize) -> String {
+    format!("{} ({x},{y})", renju_name(x, y, size))
+}
+
+/// Parse the moves of a non-blank, comment-free line.
+fn parse_moves(text: &str, size: usize, format: Format) -> Result<Opening, String> {
+    let format = match format {
+        Format::Auto => detect(text)?,
+        f => f,
+    };
+    let raw = match format {
+        Format::Auto => unreachable!("detect never returns Auto"),
+        Format::Offset => parse_offsets(text, size)?,
+        Format::Gomocup => parse_points(text)?,
+        Format::Renju => parse_letters(text, size, false)?,
+        Format::Pos => parse_letters(text, size, true)?,
+        Format::Gtp => parse_gtp(text, size)?,
+    };
+    finish(&raw, size)
+}
+
+/// The format of a line (never `Auto` or `Pos`).
+fn detect(text: &str) -> Result<Format, String> {
+    let numeric = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | ',') || c.is_whitespace());
+    if numeric {
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        let point =
+            |t: &&str| t.matches(',').count() == 1 && !t.starts_with(',') && !t.ends_with(',');
+        return Ok(if tokens.len() >= 2 && tokens.iter().all(point) {
+            Format::Gomocup
+        } else {
+            Format::Offset
+        });
+    }
+    let mut tokens = text.split_whitespace();
+    let first = tokens.next().unwrap_or("");
+    if first.bytes().all(|b| b.is_ascii_digit())
+        && tokens
+            .next()
+            .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()))
+    {
+        return Ok(Format::Gtp);
+    }
+    if text.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Ok(Format::Renju);
+    }
+    Err(
+        "not an opening line (expected offsets `dx,dy, dx,dy`, Gomocup points `x,y x,y`, \
+         renju notation `h8 h9` or GTP `15 H8 H9`)"
+            .to_string(),
+    )
+}
+
+fn parse_int(t: &str) -> Result<i64, String> {
+    if t.is_empty() {
+        return Err("empty number (two commas in a row?)".to_string());
+    }
+    t.parse::<i64>()
+        .map_err(|_| format!("'{t}' is not an integer"))
+}
+
+/// `dx,dy, dx,dy, ...` relative to `size / 2`.
+fn parse_offsets(text: &str, size: usize) -> Result<Vec<Raw>, String> {
+    let mut fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    if fields.len() > 1 && fields.last() == Some(&"") {
+        fields.pop();
+    }
+    if !fields.len().is_multiple_of(2) {
+        return Err(format!(
+            "{} numbers, expected `dx,dy` pairs (an even count)",
+            fields.len()
+        ));
+    }
+    let c = (size / 2) as i64;
+    fields
+        .chunks(2)
+        .map(|pair| {
+            let dx = parse_int(pair[0])?;
+            let dy = parse_int(pair[1])?;
+            Ok(Raw {
+                x: c + dx,
+                y: c + dy,
+                text: format!("offset {dx},{dy} = ({},{})", c + dx, c + dy),
+            })
+        })
+        .collect()
+}
+
+/// `x,y x,y ...` absolute Gomocup points.
+fn parse_points(text: &str) -> Result<Vec<Raw>, String> {
+    text.split_whitespace().map(parse_point).collect()
+}
+
+fn parse_point(t: &str) -> Result<Raw, String> {
+    let (a, b) = t
+        .split_once(',')
+        .ok_or_else(|| format!("'{t}' is not a Gomocup point `x,y`"))?;
+    Ok(Raw {
+        x: parse_int(a.trim())?,
+        y: parse_int(b.trim())?,
+        text: format!("({},{})", a.trim(), b.trim()),
+    })
+}
+
+/// Renju notation (rows from the bottom) or, with `from_top`, c-gomoku-cli `pos` (rows
+/// from the top).
+fn parse_letters(text: &str, size: usize, from_top: bool) -> Result<Vec<Raw>, String> {
+    let list = parse_renju_list(text, size).map_err(|e| match e {
+        CoordError::Syntax(s) => format!("'{s}' is not a coordinate"),
+        CoordError::OffBoard(s) => format!("'{s}' is off the {size}x{size} board"),
+    })?;
+    Ok(list
+        .into_iter()
+        .map(|p| {
+            let x = p.x(size);
+            let y = if from_top {
+                size - 1 - p.y(size)
+            } else {
+                p.y(size)
+            };
+            let text = if from_top {
+                format!("{}{} (pos)", (b'a' + x as u8) as char, y + 1)
+            } else {
+                p.to_renju(size)
+            };
+            Raw {
+                x: x as i64,
+                y: y as i64,
+                text,
+            }
+        })
+        .collect())
+}
+
+/// `[size] A1 B2 ...` in GTP coordinates.
+fn parse_gtp(text: &str, size: usize) -> Result<Vec<Raw>, String> {
+    let mut tokens = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .peekable();
+    if let Some(first) = tokens.peek() {
+        if first.bytes().all(|b| b.is_ascii_digit()) {
+            let n = parse_int(first)?;
+            if n != size as i64 {
+                return Err(format!(
+                    "the line is for a {n}x{n} board, not {size}x{size}"
+                ));
+            }
+            tokens.next();
+        }
+    }
+    tokens.map(|t| parse_gtp_point(t, size)).collect()
+}
+
+fn parse_gtp_point(t: &str, size: usize) -> Result<Raw, String> {
+    let bad = || format!("'{t}' is not a GTP coordinate");
+    let mut chars = t.chars();
+    let letter = chars
+        .next()
+        .filter(char::is_ascii_alphabetic)
+        .ok_or_else(bad)?
+        .to_ascii_uppercase();
+    if letter == 'I' {
+        return Err(format!("'{t}': GTP coordinates skip the letter I"));
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let row = parse_int(digits)?;
+    let x = GTP_LETTERS
+        .iter()
+        .position(|&l| l == letter as u8)
+        .ok_or_else(bad)? as i64;
+    Ok(Raw {
+        x,
+        y: size as i64 - row,
+        text: t.to_string(),
+    })
+}
+
+/// Check the stones lie on the board and repeat no point.
+fn finish(raw: &[Raw], size: usize) -> Result<Opening, String> {
+    if raw.is_empty() {
+        return Err("no moves".to_string());
+    }
+    let n = size as i64;
+    let mut seen = vec![0usize; size * size];
+    let mut moves = Vec::with_capacity(raw.len());
+    for (i, r) in raw.iter().enumerate() {
+        if r.x < 0 || r.y < 0 || r.x >= n || r.y >= n {
+            return Err(format!(
+                "move {} ({}) is off the {size}x{size} board",
+                i + 1,
+                r.text
+            ));
+        }
+        let (x, y) = (r.x as usize, r.y as usize);
+        let cell = &mut seen[y * size + x];
+        if *cell != 0 {
+            return Err(format!(
+                "move {} ({}) repeats move {}: point {} is already taken",
+                i + 1,
+                r.text,
+                *cell,
+                point_name(x, y, size)
+            ));
+        }
+        *cell = i + 1;
+        moves.push((x, y));
+    }
+    Ok(Opening { moves })
+}
+
+// ---------------------------------------------------------------------------------------
+// CSV tables
+// ---------------------------------------------------------------------------------------
+
+/// What a CSV column holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Column {
+    /// Not an opening column.
+    Ignore,
+    /// A whole opening in a format, with the column name.
+    Line(Format, String),
+    /// One stone as a Gomocup `x,y`; such columns together form an opening.
+    Point,
+}
+
+/// The columns of a CSV header, or `None` when the line is not a header with an opening
+/// column.
+fn csv_header(line: &str) -> Option<Vec<Column>> {
+    let text = line.trim().trim_start_matches('\u{feff}');
+    if !text.contains(',') {
+        return None;
+    }
+    let fields = split_csv(text).ok()?;
+    let columns: Vec<Column> = fields
+        .iter()
+        .map(|f| {
+            let name = f.trim().to_ascii_lowercase();
+            match name.as_str() {
+                "offset_line" | "offset" => Column::Line(Format::Offset, name),
+                "renju_notation" | "renju" => Column::Line(Format::Renju, name),
+                "pos_line" | "pos" => Column::Line(Format::Pos, name),
+                "moves" | "opening" => Column::Line(Format::Auto, name),
+                _ if name.starts_with("gomocup_xy") => Column::Point,
+                _ => Column::Ignore,
+            }
+        })
+        .collect();
+    columns
+        .iter()
+        .any(|c| *c != Column::Ignore)
+        .then_some(columns)
+}
+
+/// One CSV data row: every filled opening column must agree.
+fn parse_csv_row(line: &str, columns: &[Column], size: usize) -> Result<Opening, String> {
+    let fields = split_csv(line.trim()).map_err(|e| fail(line, &e))?;
+    let mut found: Vec<(String, Opening)> = Vec::new();
+    let mut points = Vec::new();
+    for (field, column) in fields.iter().zip(columns) {
+        let value = field.trim();
+        if value.is_empty() {
+            continue;
+        }
+        match column {
+            Column::Ignore => {}
+            Column::Point => points.push(parse_point(value).map_err(|e| fail(line, &e))?),
+            Column::Line(format, name) => {
+                let o = parse_moves(value, size, *format)
+                    .map_err(|e| fail(line, &format!("column `{name}`: {e}")))?;
+                found.push((name.clone(), o));
+            }
+        }
+    }
+    if !points.is_empty() {
+        let o = finish(&points, size).map_err(|e| fail(line, &format!("gomocup_xy: {e}")))?;
+        found.push(("gomocup_xy".to_string(), o));
+    }
+    let Some((first_name, first)) = found.first() else {
+        return Err(fail(line, "no opening column is filled"));
+    };
+    for (name, o) in &found[1..] {
+        if o != first {
+            return Err(fail(
+                line,
+                &format!(
+                    "columns `{first_name}` ({}) and `{name}` ({}) disagree",
+                    first.to_renju(size),
+                    o.to_renju(size)
+                ),
+            ));
+        }
+    }
+    Ok(first.clone())
+}
+
+/// Split a CSV line: fields separated by commas; a field in double quotes may hold commas,
+/// and `""` inside it is one quote.
+fn split_csv(line: &str) -> Result<Vec<String>, String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    let mut at_start = true;
+    while let Some(c) = chars.next() {
+        if quoted {
+            if c == '"' {
+                if chars.peek() == Some(&'"') {
+                    chars.next();
+                    field.push('"');
+                } else {
+                    quoted = false;
+                }
+            } else {
+                field.push(c);
+            }
+        } else if c == '"' && at_start {
+            quoted = true;
+            at_start = false;
+        } else if c == ',' {
+            fields.push(std::mem::take(&mut field));
+            at_start = true;
+        } else {
+            field.push(c);
+            at_start = false;
+        }
+    }
+    if quoted {
+        return Err("unterminated quoted CSV field".to_string());
+    }
+    fields.push(field);
+    Ok(fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn one(line: &str, size: usize) -> Vec<(usize, usize)> {
+        parse_line(line, size)
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .unwrap_or_else(|| panic!("{line}: no opening"))
+            .moves
+    }
+
+    fn err(line: &str, size: usize) -> String {
+        match parse_line(line, size) {
+            Err(e) => e,
+            Ok(o) => panic!("{line}: expected an error, got {o:?}"),
+        }
+    }
+
+    /// The shared opening directory, or `None` (with a note) when it is not there.
+    fn data_dir() -> Option<PathBuf> {
+        let dir = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/openings"
+        ));
+        if dir.is_dir() {
+            Some(dir)
+        } else {
+            eprintln!(
+                "note: {} not found; skipping the test on the real opening files",
+                dir.display()
+            );
+            None
+        }
+    }
+
+    fn read_lines(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn load_ok(path: &Path, size: usize) -> Vec<Opening> {
+        load(path, size).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn offset_lines_by_hand() {
+        // Piskvork openings.txt line 1.
+        assert_eq!(one("0,0, 1,0, 1,3", 20), vec![(10, 10), (11, 10), (11, 13)]);
+        assert_eq!(one("0,0, 1,0, 1,3", 15), vec![(7, 7), (8, 7), (8, 10)]);
+        // GomocupJudge openings_20.txt line 5: row 0 at dy = -10.
+        assert_eq!(
+            one("-4,-10, -8,-8, -7,-7", 20),
+            vec![(6, 0), (2, 2), (3, 3)]
+        );
+        // No spaces (GomocupJudge line 6 style), and a tolerated trailing comma.
+        assert_eq!(one("-6,1,-6,0,-9,1", 20), vec![(4, 11), (4, 10), (1, 11)]);
+        assert_eq!(one("0,0, 1,1,", 15), vec![(7, 7), (8, 8)]);
+        // Odd sizes and even sizes both use size / 2.
+        assert_eq!(one("0,0", 19), vec![(9, 9)]);
+        assert_eq!(one("-10,9", 20), vec![(0, 19)]);
+    }
+
+    #[test]
+    fn offset_lines_from_the_real_files() {
+        let Some(dir) = data_dir() else { return };
+        let fs = dir.join("freestyle_standard");
+        let pisk = load_ok(&fs.join("piskvork_openings.txt"), 20);
+        assert_eq!(pisk.len(), 41);
+        // Line 1: 0,0, 1,0, 1,3.
+        assert_eq!(pisk[0].moves, vec![(10, 10), (11, 10), (11, 13)]);
+        // Line 41: -8,-6, -7,-6, -8,-5, -6,-4, -6,-5.
+        assert_eq!(pisk[40].moves, vec![(2, 4), (3, 4), (2, 5), (4, 6), (4, 5)]);
+        let judge = load_ok(&fs.join("gomocupjudge_openings_20.txt"), 20);
+        assert_eq!(judge.len(), 6);
+        // Line 5: -4,-10, -8,-8, -7,-7.
+        assert_eq!(judge[4].moves, vec![(6, 0), (2, 2), (3, 3)]);
+        // Line 6: 41 stones without spaces, starting -6,1,-6,0 and ending -8,4.
+        assert_eq!(judge[5].moves.len(), 41);
+        assert_eq!(judge[5].moves[..2], [(4, 11), (4, 10)]);
+        assert_eq!(judge[5].moves[40], (2, 14));
+        // The 15x15 copy: line 1 on a 15 board.
+        let p15 = load_ok(&fs.join("piskvork_openings_15x15_first40.txt"), 15);
+        assert_eq!(p15.len(), 40);
+        assert_eq!(p15[0].moves, vec![(7, 7), (8, 7), (8, 10)]);
+    }
+
+    #[test]
+    fn rif26_offsets_are_the_26_canonical_openings() {
+        let Some(dir) = data_dir() else { return };
+        let rif = load_ok(&dir.join("renju/rif26_offset.txt"), 15);
+        assert_eq!(
+            rif.len(),
+            26,
+            "rif26_offset.txt should hold the 26 openings"
+        );
+        // Third stones of D1..D13 and I1..I13, from the table of rules.md §6.1.
+        let direct = [
+            (7, 5),
+            (8, 5),
+            (9, 5),
+            (8, 6),
+            (9, 6),
+            (8, 7),
+            (9, 7),
+            (7, 8),
+            (8, 8),
+            (9, 8),
+            (7, 9),
+            (8, 9),
+            (9, 9),
+        ];
+        let indirect = [
+            (9, 5),
+            (9, 6),
+            (9, 7),
+            (9, 8),
+            (9, 9),
+            (8, 7),
+            (8, 8),
+            (8, 9),
+            (7, 8),
+            (7, 9),
+            (6, 8),
+            (6, 9),
+            (5, 9),
+        ];
+        for (i, o) in rif.iter().enumerate() {
+            let m = &o.moves;
+            assert_eq!(m.len(), 3, "opening {}", i + 1);
+            assert_eq!(m[0], (7, 7), "opening {}: black 1 is not h8", i + 1);
+            let (dx, dy) = (m[1].0 as i64 - 7, m[1].1 as i64 - 7);
+            assert!(
+                dx.abs().max(dy.abs()) == 1,
+                "opening {}: white 2 not adjacent",
+                i + 1
+            );
+            let (tx, ty) = (m[2].0 as i64 - 7, m[2].1 as i64 - 7);
+            assert!(
+                tx.abs() <= 2 && ty.abs() <= 2,
+                "opening {}: black 3 outside 5x5",
+                i + 1
+            );
+            if i < 13 {
+                assert_eq!(m[1], (7, 6), "D{}: white 2 should be h9", i + 1);
+                assert_eq!(m[2], direct[i], "D{}", i + 1);
+            } else {
+                assert_eq!(m[1], (8, 6), "I{}: white 2 should be i9", i - 12);
+                assert_eq!(m[2], indirect[i - 13], "I{}", i - 12);
+            }
+            assert_eq!(o.side_to_move(), Color::White);
+            o.to_board(15, Rule::Renju)
+                .unwrap_or_else(|e| panic!("opening {}: {e}", i + 1));
+        }
+        // Pairwise distinct up to the 8 symmetries of the board about h8.
+        let canon = |o: &Opening| {
+            let mut forms = Vec::new();
+            for swap in [false, true] {
+                for sx in [1i64, -1] {
+                    for sy in [1i64, -1] {
+                        let form: Vec<(i64, i64)> = o
+                            .moves
+                            .iter()
+                            .map(|&(x, y)| {
+                                let (a, b) = (x as i64 - 7, y as i64 - 7);
+                                let (a, b) = if swap { (b, a) } else { (a, b) };
+                                (sx * a, sy * b)
+                            })
+                            .collect();
+                        forms.push(form);
+                    }
+                }
+            }
+            forms.into_iter().min().unwrap()
+        };
+        let mut forms: Vec<_> = rif.iter().map(canon).collect();
+        forms.sort();
+        forms.dedup();
+        assert_eq!(
+            forms.len(),
+            26,
+            "two RIF openings are the same up to symmetry"
+        );
+    }
+
+    #[test]
+    fn rif26_csv_pos_and_offset_files_agree() {
+        let Some(dir) = data_dir() else { return };
+        let offset = load_ok(&dir.join("renju/rif26_offset.txt"), 15);
+        let csv = load_ok(&dir.join("renju/rif26.csv"), 15);
+        assert_eq!(csv, offset);
+        let pos = load_as(&dir.join("renju/rif26_pos.txt"), 15, Format::Pos)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pos, offset);
+        // Read as renju notation (the auto default), a pos file is mirrored top to bottom.
+        let auto = load_ok(&dir.join("renju/rif26_pos.txt"), 15);
+        for (a, o) in auto.iter().zip(&offset) {
+            let mirrored: Vec<_> = o.moves.iter().map(|&(x, y)| (x, 14 - y)).collect();
+            assert_eq!(a.moves, mirrored);
+        }
+    }
+
+    #[test]
+    fn katagomo_gtp_offset_and_pos_files_agree() {
+        let Some(dir) = data_dir() else { return };
+        let r = dir.join("renju");
+        let gtp = load_ok(&r.join("katagomo_renju5_982_first200.txt"), 15);
+        let offset = load_ok(&r.join("katagomo_renju5_first200_offset.txt"), 15);
+        let pos = load_as(&r.join("katagomo_renju5_first200_pos.txt"), 15, Format::Pos)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(gtp.len(), 200);
+        // Line 5: `15 L7 L8 M8 L9 N10`; L is column 10 (I skipped), row 7 is y = 8.
+        assert_eq!(
+            gtp[0].moves,
+            vec![(10, 8), (10, 7), (11, 7), (10, 6), (12, 5)]
+        );
+        assert_eq!(gtp, offset);
+        assert_eq!(gtp, pos);
+    }
+
+    #[test]
+    fn move_strings_in_both_notations() {
+        let expect = vec![(7, 7), (7, 6), (8, 5)];
+        assert_eq!(one("h8 h9 i10", 15), expect);
+        assert_eq!(one("h8h9i10", 15), expect);
+        assert_eq!(one("H8, H9, I10", 15), expect);
+        assert_eq!(one("  h8 h9 i10  # D2 Keigetsu", 15), expect);
+        // Gomocup points, blank-separated.
+        assert_eq!(one("7,7 7,6 8,5", 15), expect);
+        assert_eq!(one("7,7  7,6\t8,5", 15), expect);
+        // GTP with the board size first (KataGomo): J is column 8, I is skipped.
+        assert_eq!(one("15 H8 H9 J10", 15), expect);
+        // pos (rows from the top) only when asked for.
+        let pos = parse_line_as("h8h7i6", 15, Format::Pos).unwrap().unwrap();
+        assert_eq!(pos.moves, expect);
+        // Renju notation on a 20x20 board: row 1 is y = 19.
+        assert_eq!(one("a1 t20", 20), vec![(0, 19), (19, 0)]);
+    }
+
+    #[test]
+    fn comments_and_blank_lines() {
+        for line in [
+            "",
+            "   ",
+            "\r",
+            "# comment",
+            "  // comment",
+            "; comment 0,0",
+            "\u{feff}",
+            "#0,0, 1,1",
+        ] {
+            assert_eq!(parse_line(line, 15), Ok(None), "{line:?}");
+        }
+        let text = "\u{feff}# header\r\n0,0, 1,0\r\n\r\n// x\n; y\nh8 h9 # tail\n";
+        let all = parse_file(text, 15).unwrap();
+        assert_eq!(
+            all,
+            vec![
+                Opening {
+                    moves: vec![(7, 7), (8, 7)]
+                },
+                Opening {
+                    moves: vec![(7, 7), (7, 6)]
+                },
+            ]
+        );
+        assert_eq!(parse_file("# nothing\n\n", 15), Ok(vec![]));
+    }
+
+    #[test]
+    fn bad_lines_are_errors() {
+        // Off the board, in every notation.
+        let e = err("0,0, 8,0", 15);
+        assert!(
+            e.contains("off the 15x15 board") && e.contains("0,0, 8,0"),
+            "{e}"
+        );
+        assert!(err("0,0, 0,-8", 15).contains("off the 15x15 board"));
+        assert!(err("-11,0", 20).contains("off the 20x20 board"));
+        assert!(err("10,0", 20).contains("off the 20x20 board"));
+        assert!(err("h8 p8", 15).contains("off the 15x15 board"));
+        assert!(err("h8 h16", 15).contains("off the 15x15 board"));
+        assert!(err("7,7 15,7", 15).contains("off the 15x15 board"));
+        assert!(err("15 H8 Q8", 15).contains("off the 15x15 board"));
+        // Duplicates.
+        let e = err("0,0, 1,1, 0,0", 15);
+        assert!(e.contains("repeats move 1") && e.contains("h8"), "{e}");
+        assert!(err("h8 h9 h8", 15).contains("repeats move 1"));
+        assert!(err("h8h8", 15).contains("repeats"));
+        assert!(err("7,7 7,7", 15).contains("repeats"));
+        // Garbage and malformed lines.
+        assert!(err("hello world", 15).contains("not a coordinate"));
+        assert!(err("0,0, 1", 15).contains("pairs"));
+        assert!(err("0,0,,1", 15).contains("empty number"));
+        assert!(err("0,0, 1,x", 15).contains("not"));
+        assert!(err("*** 0,0", 15).contains("not an opening line"));
+        assert!(err("15 H8 I9", 15).contains("skip the letter I"));
+        assert!(err("19 H8 H9", 15).contains("19x19"));
+        assert!(parse_line("h8", 4).is_err());
+        // parse_file names the line number.
+        let e = parse_file("0,0\n# c\n0,0, 9,9\n", 15).unwrap_err();
+        assert!(e.starts_with("line 3:"), "{e}");
+        let e = parse_file("h8\nnonsense!\n", 15).unwrap_err();
+        assert!(e.starts_with("line 2:"), "{e}");
+        // load names the file; an empty file is an error.
+        let missing = Path::new("/nonexistent/openings.txt");
+        assert!(load(missing, 15)
+            .unwrap_err()
+            .contains("/nonexistent/openings.txt"));
+        let empty = std::env::temp_dir().join(format!("arena-openings-{}.txt", std::process::id()));
+        std::fs::write(&empty, "# only a comment\n\n").unwrap();
+        let e = load(&empty, 15).unwrap_err();
+        std::fs::remove_file(&empty).unwrap();
+        assert!(e.contains("no openings"), "{e}");
+    }
+
+    #[test]
+    fn csv_tables() {
+        let text = "code,name,gomocup_xy_black1,gomocup_xy_white2,offset_line,renju_notation\n\
+                    D1,Kansei,\"7,7\",\"7,6\",\"0,0, 0,-1\",h8 h9\n\
+                    X,\"a \"\"q\"\"\",,,,h8 i9\n";
+        let all = parse_file(text, 15).unwrap();
+        assert_eq!(all[0].moves, vec![(7, 7), (7, 6)]);
+        assert_eq!(all[1].moves, vec![(7, 7), (8, 6)]);
+        let bad = "code,offset_line,renju_notation\nD1,\"0,0, 0,-1\",h8 i9\n";
+        let e = parse_file(bad, 15).unwrap_err();
+        assert!(e.starts_with("line 2:") && e.contains("disagree"), "{e}");
+        let empty = "code,offset_line\nD1,\n";
+        assert!(parse_file(empty, 15)
+            .unwrap_err()
+            .contains("no opening column"));
+    }
+
+    #[test]
+    fn order_keeps_or_shuffles_deterministically() {
+        let openings: Vec<Opening> = (0..26)
+            .map(|i| Opening {
+                moves: vec![(i, i)],
+            })
+            .collect();
+        assert_eq!(order(openings.clone(), false, 7), openings);
+        let a = order(openings.clone(), true, 7);
+        let b = order(openings.clone(), true, 7);
+        let c = order(openings.clone(), true, 8);
+        assert_eq!(a, b, "same seed, same order");
+        assert_ne!(a, openings, "a shuffle of 26 should move something");
+        assert_ne!(a, c, "different seeds should give different orders");
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, openings, "a shuffle is a permutation");
+    }
+
+    #[test]
+    fn to_board_checks_the_rule() {
+        let o = Opening {
+            moves: vec![(7, 7), (7, 6), (8, 5)],
+        };
+        let b = o.to_board(15, Rule::Renju).unwrap();
+        assert_eq!(b.stone_count(), 3);
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(o.side_to_move(), Color::White);
+        assert_eq!(Opening::default().side_to_move(), Color::Black);
+        assert_eq!(o.to_offset_line(15), "0,0, 0,-1, 1,-2");
+        assert_eq!(o.to_renju(15), "h8 h9 i10");
+        // Black's ninth stone makes a double three: a foul in renju, fine in freestyle.
+        let foul = Opening {
+            moves: vec![
+                (6, 7),
+                (0, 0),
+                (7, 7),
+                (2, 0),
+                (8, 5),
+                (4, 0),
+                (8, 6),
+                (14, 14),
+                (8, 7),
+            ],
+        };
+        let e = foul.to_board(15, Rule::Renju).unwrap_err();
+        assert!(e.contains("move 9") && e.contains("double-three"), "{e}");
+        foul.to_board(15, Rule::Freestyle).unwrap();
+        // A finished game is not an opening.
+        let five = Opening {
+            moves: vec![
+                (0, 0),
+                (0, 5),
+                (1, 0),
+                (1, 5),
+                (2, 0),
+                (2, 5),
+                (3, 0),
+                (3, 5),
+                (4, 0),
+            ],
+        };
+        let e = five.to_board(15, Rule::Freestyle).unwrap_err();
+        assert!(e.contains("move 9") && e.contains("black"), "{e}");
+        // Off the board and repeated points.
+        let off = Opening {
+            moves: vec![(15, 0)],
+        };
+        assert!(off
+            .to_board(15, Rule::Freestyle)
+            .unwrap_err()
+            .contains("off"));
+        let dup = Opening {
+            moves: vec![(3, 3), (3, 3)],
+        };
+        assert!(dup
+            .to_board(15, Rule::Freestyle)
+            .unwrap_err()
+            .contains("occupied"));
+    }
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+        assert!("yixin".parse::<Format>().is_err());
+    }
+
+    /// The board size a data file is meant for: renju files and `*15x15*` are 15x15, the
+    /// other freestyle/standard files are Gomocup 20x20 (see SOURCES.md).
+    fn size_of(dir: &str, name: &str) -> usize {
+        if dir == "renju" || name.contains("15x15") {
+            15
+        } else {
+            20
+        }
+    }
+
+    #[test]
+    fn every_data_file_parses_and_is_legal() {
+        let Some(root) = data_dir() else { return };
+        let mut files = 0;
+        for dir in ["freestyle_standard", "renju"] {
+            let path = root.join(dir);
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.is_file())
+                .collect();
+            entries.sort();
+            for file in entries {
+                let name = file.file_name().unwrap().to_string_lossy().to_string();
+                let size = size_of(dir, &name);
+                let rules: &[Rule] = if dir == "renju" {
+                    &[Rule::Renju]
+                } else {
+                    &[Rule::Freestyle, Rule::Standard]
+                };
+                let openings = load_ok(&file, size);
+                // One opening per non-comment line (minus a CSV header).
+                let lines = read_lines(&file);
+                let mut expected = lines.iter().filter(|l| content(l).is_some()).count();
+                if name.ends_with(".csv") {
+                    expected -= 1;
+                }
+                assert_eq!(openings.len(), expected, "{name}");
+                for (i, o) in openings.iter().enumerate() {
+                    for &rule in rules {
+                        o.to_board(size, rule).unwrap_or_else(|e| {
+                            panic!("{name} opening {} on {size}x{size}: {e}", i + 1)
+                        });
+                    }
+                }
+                eprintln!("{dir}/{name}: {} openings, {size}x{size}", openings.len());
+                files += 1;
+            }
+        }
+        assert!(files >= 11, "expected the 11 opening files, found {files}");
+    }
+
+    #[test]
+    fn twenty_by_twenty_files_do_not_fit_fifteen() {
+        let Some(root) = data_dir() else { return };
+        let fs = root.join("freestyle_standard");
+        for name in [
+            "piskvork_openings.txt",
+            "gomocupjudge_openings_20.txt",
+            "gomocuponline_openings.txt",
+            "gomocup2021_openings_unverified.txt",
+        ] {
+            let e = load(&fs.join(name), 15).unwrap_err();
+            assert!(e.contains("off the 15x15 board"), "{name}: {e}");
+        }
+        // piskvork_openings.txt: only line 41 does not fit 15x15.
+        let e = load(&fs.join("piskvork_openings.txt"), 15).unwrap_err();
+        assert!(e.contains("line 41:"), "{e}");
+    }
+}

@@ -1,0 +1,294 @@
+//! The arena binary end to end: matches between our engine and fixture engines with known
+//! misbehaviour, records, summary and a knockout bracket.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture(mode: &str) -> String {
+    format!("{} {mode}", env!("CARGO_BIN_EXE_arena-fixture"))
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Run the arena; returns (stdout, summary.json text).
+fn arena(args: &[&str], out: &PathBuf) -> (String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("arena runs");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "arena {args:?} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary = std::fs::read_to_string(out.join("summary.json")).expect("summary.json");
+    (stdout, summary)
+}
+
+fn json_count(summary: &str, key: &str) -> u64 {
+    let i = summary
+        .find(&format!("\"{key}\": "))
+        .unwrap_or_else(|| panic!("{key} in {summary}"));
+    summary[i + key.len() + 4..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn short_match_of_our_engine_against_itself_with_openings() {
+    let out = out_dir("selfmatch");
+    let openings = out.with_extension("openings.txt");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(&openings, "# two openings\n0,0, 1,0, 0,2\nh8 i9 j10\n").unwrap();
+    let pro = fixture("pro");
+    let (stdout, summary) = arena(
+        &[
+            "--engine",
+            &pro,
+            "--engine",
+            &pro,
+            "--rule",
+            "renju",
+            "--size",
+            "15",
+            "--games",
+            "4",
+            "--tc",
+            "0/0.1",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0,10",
+        ],
+        &out,
+    );
+    assert_eq!(json_count(&summary, "games"), 4, "{summary}");
+    assert!(stdout.contains("Elo"), "{stdout}");
+    assert!(stdout.contains("SPRT"), "{stdout}");
+    for n in 1..=4 {
+        let psq = out.join(format!("game-{n:05}.psq"));
+        let sgf = out.join(format!("game-{n:05}.sgf"));
+        let psq = std::fs::read_to_string(psq).unwrap();
+        assert!(psq.starts_with("Piskvorky 15x15"), "{psq}");
+        let sgf = std::fs::read_to_string(sgf).unwrap();
+        assert!(sgf.starts_with("(;GM[4]"), "{sgf}");
+        // The opening stones come first: every game starts at h8 (8,8 in psq's 1-based x,y).
+        assert!(psq.lines().nth(1).unwrap().starts_with("8,8,"), "{psq}");
+    }
+    // No game may end by a rule violation of our engine.
+    for bad in [
+        "occupied",
+        "off-board",
+        "garbage",
+        "crash",
+        "timeout",
+        "foul",
+    ] {
+        assert!(!summary.contains(&format!("\"{bad}")), "{bad} in {summary}");
+    }
+}
+
+/// A two-game match of `mode` against the greedy fixture; `mode` must lose the games it
+/// misbehaves in with `reason`, and the match goes on to its end.
+fn misbehaving(mode: &str, rule: &str, opening: Option<&str>, reason: &str, by_reason: u64) {
+    let out = out_dir(mode);
+    std::fs::create_dir_all(&out).unwrap();
+    let mut args: Vec<String> = [
+        "--engine",
+        &fixture(mode),
+        "--engine",
+        &fixture("greedy"),
+        "--rule",
+        rule,
+        "--games",
+        "2",
+        "--tc",
+        "0/0.3",
+        "--tolerance",
+        "300",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    if let Some(o) = opening {
+        let f = out.join("opening.txt");
+        std::fs::write(&f, format!("{o}\n")).unwrap();
+        args.push("--openings".into());
+        args.push(f.to_string_lossy().into_owned());
+    }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (stdout, summary) = arena(&refs, &out);
+    assert_eq!(json_count(&summary, "games"), 2, "{mode}: {summary}");
+    assert!(
+        json_count(&summary, "losses") >= by_reason,
+        "{mode}: {summary}\n{stdout}"
+    );
+    assert!(
+        summary.contains(&format!("\"{reason}\": {by_reason}")),
+        "{mode}: expected {by_reason} loss(es) by {reason}: {summary}\n{stdout}"
+    );
+}
+
+#[test]
+fn fixture_engines_that_misbehave_lose_with_the_right_reason() {
+    misbehaving("crash", "freestyle", None, "crash", 2);
+    misbehaving("hang", "freestyle", None, "timeout", 2);
+    misbehaving("garbage", "freestyle", None, "garbage", 2);
+    misbehaving("occupied", "freestyle", Some("h8 h9 i8"), "occupied", 2);
+    // Black to move with a double-three at h8: the foul fixture plays it as black and loses;
+    // as white (colours swapped) it plays normally.
+    misbehaving(
+        "foul",
+        "renju",
+        Some("g8 a1 i8 a15 h9 o1 h10 o15"),
+        "foul-double-three",
+        1,
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_about_does_not_hang_the_arena() {
+    let out = out_dir("noabout");
+    let start = std::time::Instant::now();
+    let (_, summary) = arena(
+        &[
+            "--engine",
+            &fixture("noabout"),
+            "--engine",
+            &fixture("greedy"),
+            "--rule",
+            "standard",
+            "--games",
+            "2",
+            "--tc",
+            "0/0.2",
+        ],
+        &out,
+    );
+    assert_eq!(json_count(&summary, "games"), 2);
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+}
+
+#[test]
+fn foul_reject_mode_asks_again_then_scores_the_second_foul() {
+    let out = out_dir("reject");
+    std::fs::create_dir_all(&out).unwrap();
+    let f = out.join("opening.txt");
+    std::fs::write(&f, "g8 a1 i8 a15 h9 o1 h10 o15\n").unwrap();
+    let (_, summary) = arena(
+        &[
+            "--engine",
+            &fixture("foul"),
+            "--engine",
+            &fixture("greedy"),
+            "--rule",
+            "renju",
+            "--games",
+            "2",
+            "--tc",
+            "0/0.3",
+            "--foul",
+            "reject",
+            "--openings",
+            f.to_str().unwrap(),
+        ],
+        &out,
+    );
+    // The foul fixture answers the same foul twice: the second one loses.
+    assert!(summary.contains("\"foul-double-three\": 1"), "{summary}");
+}
+
+#[test]
+fn knockout_bracket_is_won_by_the_strongest_fixture() {
+    let out = out_dir("knockout");
+    let (stdout, _) = arena(
+        &[
+            "--engine",
+            &fixture("random 1"),
+            "--engine",
+            &fixture("pro"),
+            "--engine",
+            &fixture("random 2"),
+            "--engine",
+            &fixture("greedy"),
+            "--rule",
+            "freestyle",
+            "--games",
+            "2",
+            "--tc",
+            "0/0.1",
+            "--format",
+            "knockout",
+        ],
+        &out,
+    );
+    let winner = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("knockout winner: "))
+        .expect("a winner line");
+    assert!(winner.ends_with(" pro"), "{stdout}");
+}
+
+#[test]
+fn round_robin_prints_a_cross_table() {
+    let out = out_dir("rr");
+    let (stdout, summary) = arena(
+        &[
+            "--engine",
+            &fixture("greedy"),
+            "--engine",
+            &fixture("random 3"),
+            "--engine",
+            &fixture("random 4"),
+            "--rule",
+            "freestyle",
+            "--games",
+            "2",
+            "--tc",
+            "0/0.1",
+        ],
+        &out,
+    );
+    assert!(stdout.contains("cross table"), "{stdout}");
+    assert_eq!(json_count(&summary, "games"), 6);
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    for args in [
+        vec![
+            "--engine", "x", "--rule", "renju", "--games", "2", "--tc", "1", "--out", "/tmp/a",
+        ],
+        vec![
+            "--engine", "x", "--engine", "y", "--rule", "gomoku", "--games", "2", "--tc", "1",
+            "--out", "/tmp/a",
+        ],
+        vec![
+            "--engine", "x", "--engine", "y", "--rule", "renju", "--games", "2", "--tc", "z",
+            "--out", "/tmp/a",
+        ],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
