@@ -125,8 +125,8 @@ impl<'a> Worker<'a> {
         if let Some(f) = find_five(&self.board, opp) {
             let lost = self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me);
             if !lost {
-                // Still search, so the score is meaningful, but the move is forced.
-                result.best = f;
+                // A single defence: answer at once (searching cannot change the move).
+                return self.finish(result, f, 0, vec![f]);
             } else {
                 return self.finish(result, moves[0], -(WIN - 2), vec![moves[0]]);
             }
