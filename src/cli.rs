@@ -98,6 +98,27 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Generate balanced openings (offset format, one per line) by the engine's own evaluation.
+    Opengen {
+        /// Rule.
+        #[arg(long)]
+        rule: Rule,
+        /// Board side.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        /// Number of openings.
+        #[arg(long, default_value_t = 40)]
+        count: usize,
+        /// Search depth of the balance check.
+        #[arg(long, default_value_t = 6)]
+        depth: i32,
+        /// Keep openings whose value for the side to move lies within ±WINDOW.
+        #[arg(long, default_value_t = 60)]
+        window: i32,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Alpha-beta analysis: one line per depth, then the best move.
     #[command(group(ArgGroup::new("limit").required(true).args(["depth", "time"])))]
     Analyze {
@@ -231,6 +252,14 @@ pub fn run(
             threads,
             hash,
         }) => analyze_command(rule, &position, depth, time, threads, hash, out),
+        Some(Command::Opengen {
+            rule,
+            size,
+            count,
+            depth,
+            window,
+            seed,
+        }) => opengen_command(rule, size, count, depth, window, seed, out),
         Some(Command::Selfplay {
             rule,
             size,
@@ -491,4 +520,45 @@ fn selfplay_command(
         s.wins, s.losses, s.draws, s.illegal
     )
     .map_err(|e| e.to_string())
+}
+
+fn opengen_command(
+    rule: Rule,
+    size: usize,
+    count: usize,
+    depth: i32,
+    window: i32,
+    seed: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    if !valid_size(size) {
+        return Err(format!(
+            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
+        ));
+    }
+    if !(1..=12).contains(&depth) || count == 0 || count > 10_000 || window < 0 {
+        return Err("need 1 <= depth <= 12, 1 <= count <= 10000, window >= 0".to_string());
+    }
+    let list = crate::opening::generate(rule, size, count, depth, window, seed);
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "# {} balanced {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth} --window {window} --seed {seed}",
+        list.len()
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "# offset format: dx,dy from the centre (size/2, size/2), Gomocup axes (y down), black first; each kept opening scored within +-{window} for the side to move at depth {depth}"
+    )
+    .map_err(io)?;
+    let c = (size / 2) as i64;
+    for o in list {
+        let line: Vec<String> = o
+            .iter()
+            .map(|p| format!("{},{}", p.x(size) as i64 - c, p.y(size) as i64 - c))
+            .collect();
+        writeln!(out, "{}", line.join(", ")).map_err(io)?;
+    }
+    Ok(())
 }

@@ -2,13 +2,14 @@
 //!
 //! Modules in dependency order (each may import only those above it):
 //! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`eval`] → [`search`] → [`bench`],
-//! [`selfplay`], [`protocol`] → [`cli`].
+//! [`opening`], [`selfplay`], [`protocol`] → [`cli`].
 #![deny(missing_docs)]
 
 pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod opening;
 pub mod pattern;
 pub mod protocol;
 pub mod rules;

@@ -53,6 +53,19 @@ pub enum Command {
     BlockUndo(Vec<String>),
     /// `YXBLOCKRESET`.
     BlockReset,
+    /// An opening-rule step (Yixin-Board's `YXSWAP2STEP*`/`YXSOOSORVSTEP*` or the documented
+    /// extension in `docs/opening-protocol.md`): the command word, its number argument, the
+    /// stone lines and, for the "choose a fifth" steps, the offers line.
+    Step {
+        /// Upper-cased command word.
+        name: String,
+        /// The integer after the word, if any.
+        n: Option<i64>,
+        /// Payload lines (stones in move order).
+        stones: Vec<String>,
+        /// The offers line read after `DONE`, for the choosing steps.
+        offers: Option<String>,
+    },
     /// A command we do not implement (its payload, if any, already consumed).
     Unknown(String),
     /// A known command with bad arguments.
@@ -79,8 +92,6 @@ const MULTI_LINE: &[&str] = &[
     "YXDELETEDATABASEALL",
     "YXSETBESTMOVEDATABASE",
     "YXCLEARBESTMOVEDATABASE",
-    "YXSWAP2STEP2",
-    "YXSWAP2STEP3",
     "YXSOOSORVSTEP2",
     "YXSOOSORVSTEP3",
     "YXSOOSORVSTEP4",
@@ -111,6 +122,57 @@ const MULTI_LINE: &[&str] = &[
     "FIFTHOFFER",
     "FIFTHCHOOSE",
 ];
+
+/// Opening-rule steps (payload or not, see [`is_multi_line`]).
+const STEPS: &[&str] = &[
+    "YXSWAP2STEP1",
+    "YXSWAP2STEP2",
+    "YXSWAP2STEP3",
+    "YXSOOSORVSTEP1",
+    "YXSOOSORVSTEP2",
+    "YXSOOSORVSTEP3",
+    "YXSOOSORVSTEP4",
+    "YXSOOSORVSTEP5",
+    "YXSOOSORVSTEP6",
+    "SWAPBOARD",
+    "RIFSTEP1",
+    "RIFSTEP2",
+    "RIFSTEP3",
+    "RIFSTEP4",
+    "RIFSTEP5",
+    "YAMAGUCHISTEP1",
+    "YAMAGUCHISTEP2",
+    "YAMAGUCHISTEP3",
+    "YAMAGUCHISTEP4",
+    "YAMAGUCHISTEP5",
+    "SOOSYRVSTEP1",
+    "SOOSYRVSTEP2",
+    "SOOSYRVSTEP3",
+    "SOOSYRVSTEP4",
+    "SOOSYRVSTEP5",
+    "SOOSYRVSTEP6",
+    "TARAGUCHISTEP1",
+    "TARAGUCHISTEP2",
+    "TARAGUCHISTEP3",
+    "TARAGUCHISTEP4",
+    "FIFTHOFFER",
+    "FIFTHCHOOSE",
+];
+
+/// Steps whose `DONE` is followed by one line of offered fifth moves.
+const CHOOSE_STEPS: &[&str] = &[
+    "RIFSTEP5",
+    "YAMAGUCHISTEP5",
+    "SOOSYRVSTEP6",
+    "TARAGUCHISTEP4",
+    "FIFTHCHOOSE",
+];
+
+/// Whether the command word `w` is followed, after its `DONE`, by an offers line.
+#[must_use]
+pub fn takes_offers_line(w: &str) -> bool {
+    CHOOSE_STEPS.contains(&w)
+}
 
 /// Commands followed by exactly one path line when the head line has no argument.
 const PATH_LINE: &[&str] = &[
@@ -230,6 +292,21 @@ pub fn parse(head: &str, payload: Vec<String>) -> Command {
         "YXBLOCK" => Command::Block(payload),
         "YXBLOCKUNDO" => Command::BlockUndo(payload),
         "YXBLOCKRESET" => Command::BlockReset,
+        _ if STEPS.contains(&w.as_str()) => {
+            let n = match rest.split_whitespace().next() {
+                None => None,
+                Some(t) => match t.parse::<i64>() {
+                    Ok(v) => Some(v),
+                    Err(_) => return Command::Malformed(format!("{w} expects a number")),
+                },
+            };
+            Command::Step {
+                name: w,
+                n,
+                stones: payload,
+                offers: None,
+            }
+        }
         _ => Command::Unknown(w),
     }
 }

@@ -271,6 +271,12 @@ impl Engine {
                 }
             }
             Command::BlockReset => self.blocked.clear(),
+            Command::Step {
+                name,
+                n,
+                stones,
+                offers,
+            } => self.step(&name, n, &stones, offers.as_deref(), received),
             Command::Info(..) | Command::Stop | Command::End => {}
             Command::Unknown(w) => self.out.line(&format!("UNKNOWN command {w}")),
             Command::Malformed(m) => self.out.line(&format!("ERROR {m}")),
@@ -658,8 +664,64 @@ impl Engine {
         }
     }
 
-    /// `SWAP2BOARD`: empty board → three opening stones; three stones → stay white and play the
-    /// fourth; five stones → take white and play the sixth.
+    /// An opening-rule step (see `steps`): reply lines, or `ERROR` with the state unchanged.
+    fn step(
+        &mut self,
+        name: &str,
+        n: Option<i64>,
+        lines: &[String],
+        offers: Option<&str>,
+        received: Instant,
+    ) {
+        let settings = self.settings();
+        let size = self.board.as_ref().map_or(15, Board::size);
+        let from_board = matches!(name, "YXSWAP2STEP2" | "YXSWAP2STEP3");
+        let stones = if from_board {
+            Ok(self
+                .board
+                .as_ref()
+                .map(|b| {
+                    b.history()
+                        .filter(|h| !h.0.is_pass())
+                        .map(|h| h.0)
+                        .collect()
+                })
+                .unwrap_or_default())
+        } else {
+            super::steps::parse_stones(lines, size)
+        };
+        let offers = match offers {
+            Some(l) => super::steps::parse_offers(l, size),
+            None => Ok(Vec::new()),
+        };
+        let budget = settings
+            .limits(received)
+            .hard_time
+            .unwrap_or(Duration::from_secs(5));
+        let result = stones.and_then(|stones| {
+            let offers = offers?;
+            super::steps::execute(&super::steps::StepRequest {
+                name,
+                n,
+                stones,
+                offers,
+                rule: settings.rule,
+                size,
+                budget,
+            })
+        });
+        match result {
+            Ok(lines) => {
+                for l in lines {
+                    self.out.line(&l);
+                }
+            }
+            Err(e) => self.out.line(&format!("ERROR {e}")),
+        }
+    }
+
+    /// `SWAP2BOARD`: empty board → three opening stones; three stones → swap, the fourth, or the
+    /// fourth and fifth; five stones → swap or the sixth. Decisions by search.
     fn swap2(&mut self, lines: &[String], received: Instant) {
         let size = self.board.as_ref().map_or(15, Board::size);
         let rule = self.settings().rule;
@@ -676,15 +738,32 @@ impl Engine {
                 }
             }
         }
+        let budget = self
+            .settings()
+            .limits(received)
+            .hard_time
+            .unwrap_or(Duration::from_secs(5));
+        let mut d = crate::opening::Decider::new(4, budget.mul_f64(0.8));
+        let xy = |p: Pos| p.to_gomocup(size);
         match lines.len() {
             0 => {
-                let c = size as i64 / 2;
-                let s = format!("{},{} {},{} {},{}", c, c, c + 1, c, c - 1, c + 1);
-                self.out.line(&s);
+                let s = d.propose_three(rule, size);
+                self.out
+                    .line(&format!("{} {} {}", xy(s[0]), xy(s[1]), xy(s[2])));
             }
-            3 | 5 => {
-                self.board = Some(b);
-                self.think_and_play(received);
+            3 => match d.swap2_after_three(&b) {
+                None => self.out.line("SWAP"),
+                Some(v) => {
+                    let s: Vec<String> = v.iter().map(|&p| xy(p)).collect();
+                    self.out.line(&s.join(" "));
+                }
+            },
+            5 => {
+                if d.should_swap(&b) {
+                    self.out.line("SWAP");
+                } else {
+                    self.out.line(&xy(d.best_move(&b)));
+                }
             }
             n => self.out.line(&format!(
                 "ERROR SWAP2BOARD expects 0, 3 or 5 stones, got {n}"

@@ -11,10 +11,11 @@
 
 pub mod command;
 mod engine;
+pub mod steps;
 
 use crate::pattern::table::Tables;
 use crate::types::Rule;
-use command::{is_multi_line, parse, takes_path_line, word, Command};
+use command::{is_multi_line, parse, takes_offers_line, takes_path_line, word, Command};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -111,7 +112,19 @@ fn reader(mut input: impl BufRead, shared: &Shared, tx: &mpsc::Sender<Queued>) {
         } else if takes_path_line(&w, &line) && next_line().is_none() {
             eof = true;
         }
-        let cmd = parse(&line, payload);
+        let mut offers = None;
+        if takes_offers_line(&w) && !eof {
+            // One line of offers after DONE (a lone PLAY line before it is skipped).
+            match next_line() {
+                Some(l) if l.eq_ignore_ascii_case("PLAY") => offers = next_line(),
+                other => offers = other,
+            }
+            eof = offers.is_none();
+        }
+        let mut cmd = parse(&line, payload);
+        if let Command::Step { offers: o, .. } = &mut cmd {
+            *o = offers;
+        }
         match cmd {
             Command::Info(key, value) => {
                 if let Ok(mut s) = shared.settings.lock() {

@@ -1,0 +1,379 @@
+//! Opening-rule decisions, made by search: proposing openings, swapping, swap2's two extra
+//! stones, offering fifth moves and choosing among offered fifths.
+//!
+//! May import: everything up to [`crate::search`].
+//!
+//! Every decision evaluates positions with a short fixed-depth search ([`Decider::value`]), from
+//! the point of view of the side to move, and picks the option whose value is best (or closest
+//! to balanced, when proposing). Ties are broken by cell index, so decisions are deterministic.
+
+use crate::board::Board;
+use crate::eval::{is_mate, WIN};
+use crate::rules::{self, renju};
+use crate::search::{Limits, Searcher, Silent};
+use crate::types::{Color, Pos, Rule};
+use std::time::{Duration, Instant};
+
+/// The 26 canonical renju openings: (code, name, third stone offset in Gomocup (dx, dy));
+/// the second stone is `(0, -1)` for direct (D) and `(1, -1)` for indirect (I) openings.
+pub const RIF26: [(&str, &str, (i32, i32)); 26] = [
+    ("D1", "Kansei", (0, -2)),
+    ("D2", "Keigetsu", (1, -2)),
+    ("D3", "Sosei", (2, -2)),
+    ("D4", "Kagetsu", (1, -1)),
+    ("D5", "Zangetsu", (2, -1)),
+    ("D6", "Ugetsu", (1, 0)),
+    ("D7", "Kinsei", (2, 0)),
+    ("D8", "Shogetsu", (0, 1)),
+    ("D9", "Kyugetsu", (1, 1)),
+    ("D10", "Shingetsu", (2, 1)),
+    ("D11", "Zuisei", (0, 2)),
+    ("D12", "Sangetsu", (1, 2)),
+    ("D13", "Yusei", (2, 2)),
+    ("I1", "Chosei", (2, -2)),
+    ("I2", "Kyogetsu", (2, -1)),
+    ("I3", "Kosei", (2, 0)),
+    ("I4", "Suigetsu", (2, 1)),
+    ("I5", "Ryusei", (2, 2)),
+    ("I6", "Ungetsu", (1, 0)),
+    ("I7", "Hogetsu", (1, 1)),
+    ("I8", "Rangetsu", (1, 2)),
+    ("I9", "Gingetsu", (0, 1)),
+    ("I10", "Myojo", (0, 2)),
+    ("I11", "Shagetsu", (-1, 1)),
+    ("I12", "Meigetsu", (-1, 2)),
+    ("I13", "Suisei", (-2, 2)),
+];
+
+/// The three stones of canonical opening `i` (0..26) on a board of side `size`.
+#[must_use]
+pub fn rif_opening(i: usize, size: usize) -> [Pos; 3] {
+    let c = (size / 2) as i32;
+    let (code, _, (dx, dy)) = RIF26[i % 26];
+    let second = if code.starts_with('D') {
+        (0, -1)
+    } else {
+        (1, -1)
+    };
+    let p = |x: i32, y: i32| Pos::new(x as usize, y as usize, size);
+    [p(c, c), p(c + second.0, c + second.1), p(c + dx, c + dy)]
+}
+
+/// Apply symmetry `s` (0..8) of the square board to a cell.
+#[must_use]
+pub fn symmetry(s: usize, p: Pos, size: usize) -> Pos {
+    let (x, y) = (p.x(size), p.y(size));
+    let m = size - 1;
+    let (nx, ny) = match s {
+        0 => (x, y),
+        1 => (m - y, x),
+        2 => (m - x, m - y),
+        3 => (y, m - x),
+        4 => (m - x, y),
+        5 => (x, m - y),
+        6 => (y, x),
+        _ => (m - y, m - x),
+    };
+    Pos::new(nx, ny, size)
+}
+
+/// The symmetries (indices 0..8) that map the stones of `board` onto themselves, colours kept
+/// (rules.md §6.10). Always contains the identity.
+#[must_use]
+pub fn position_symmetries(board: &Board) -> Vec<usize> {
+    let size = board.size();
+    (0..8)
+        .filter(|&s| {
+            board.cells().all(|p| match board.stone(p) {
+                None => true,
+                Some(c) => board.stone(symmetry(s, p, size)) == Some(c),
+            })
+        })
+        .collect()
+}
+
+/// Whether cells `a` and `b` are equivalent under a symmetry that keeps the position.
+#[must_use]
+pub fn equivalent(board: &Board, a: Pos, b: Pos) -> bool {
+    position_symmetries(board)
+        .into_iter()
+        .any(|s| symmetry(s, a, board.size()) == b)
+}
+
+/// Search-based decisions within a time budget.
+pub struct Decider {
+    searcher: Searcher,
+    /// Fixed depth of each evaluation.
+    pub depth: i32,
+    deadline: Instant,
+}
+
+impl Decider {
+    /// A decider that evaluates at `depth` and stops starting new evaluations after `budget`.
+    #[must_use]
+    pub fn new(depth: i32, budget: Duration) -> Decider {
+        Decider {
+            searcher: Searcher::new(16, 1),
+            depth,
+            deadline: Instant::now() + budget,
+        }
+    }
+
+    fn time_left(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// The value of the position for the side to move (mate scores clipped to ±20000).
+    pub fn value(&mut self, board: &Board) -> i32 {
+        let mut l = Limits::depth(self.depth);
+        l.hard_time = Some(self.time_left().max(Duration::from_millis(5)));
+        let r = self.searcher.search(board, l, &mut Silent);
+        if is_mate(r.score) {
+            r.score.signum() * 20_000
+        } else {
+            r.score
+        }
+    }
+
+    /// The best move of the side to move.
+    pub fn best_move(&mut self, board: &Board) -> Pos {
+        let mut l = Limits::depth(self.depth + 2);
+        l.hard_time = Some(self.time_left().max(Duration::from_millis(5)));
+        self.searcher.search(board, l, &mut Silent).best
+    }
+
+    /// Whether the side to move should swap (take the colour that just moved): when it is
+    /// worse off, i.e. its value is below zero.
+    pub fn should_swap(&mut self, board: &Board) -> bool {
+        self.value(board) < 0
+    }
+
+    /// The candidate moves of the side to move, best first by ordering score, legal only.
+    #[must_use]
+    pub fn candidates(board: &mut Board, limit: usize) -> Vec<Pos> {
+        let me = board.side_to_move();
+        let cands: Vec<Pos> = board.candidates().collect();
+        let mut v: Vec<(i32, Pos)> = Vec::new();
+        for p in cands {
+            if me == Color::Black && board.rule() == Rule::Renju && renju::is_foul(board, p) {
+                continue;
+            }
+            v.push((board.score(p, me) + board.score(p, me.opponent()), p));
+        }
+        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        v.into_iter().take(limit).map(|x| x.1).collect()
+    }
+
+    /// Propose a three-stone opening (black, white, black) for a swap rule, balanced for the
+    /// side to move after it (white): for renju one of the 26 canonical openings, otherwise
+    /// the most balanced of a fixed set of central shapes.
+    pub fn propose_three(&mut self, rule: Rule, size: usize) -> [Pos; 3] {
+        let options: Vec<[Pos; 3]> = if rule == Rule::Renju {
+            (0..26).map(|i| rif_opening(i, size)).collect()
+        } else {
+            let c = (size / 2) as i32;
+            let p = |x: i32, y: i32| Pos::new((c + x) as usize, (c + y) as usize, size);
+            [
+                [(0, 0), (1, 0), (0, 2)],
+                [(0, 0), (1, 1), (2, 0)],
+                [(0, 0), (1, 0), (-1, 1)],
+                [(0, 0), (0, 1), (2, 2)],
+                [(0, 0), (2, 1), (-1, 2)],
+                [(0, 0), (1, -1), (-2, 2)],
+                [(0, 0), (2, 0), (1, 2)],
+                [(0, 0), (1, 2), (3, 0)],
+            ]
+            .iter()
+            .map(|s| [p(s[0].0, s[0].1), p(s[1].0, s[1].1), p(s[2].0, s[2].1)])
+            .collect()
+        };
+        let mut best = (i32::MAX, options[0]);
+        for o in options {
+            let Ok(b) = board_of(rule, size, &o) else {
+                continue;
+            };
+            let v = self.value(&b).abs();
+            if v < best.0 {
+                best = (v, o);
+            }
+            if self.time_left().is_zero() {
+                break;
+            }
+        }
+        best.1
+    }
+
+    /// Swap2 after three stones (we are white to move): `None` = swap (take black), or the
+    /// stones to add: one (stay white and play the fourth) or two (fourth and fifth, so that the
+    /// opponent chooses the colour of a balanced position).
+    pub fn swap2_after_three(&mut self, board: &Board) -> Option<Vec<Pos>> {
+        let v = self.value(board);
+        if v < -150 {
+            return None; // white is clearly worse: take black
+        }
+        if v > 150 {
+            return Some(vec![self.best_move(board)]);
+        }
+        // Balanced: offer two more stones that keep it balanced.
+        let mut b = board.clone();
+        let mut best: (i32, Vec<Pos>) = (i32::MAX, vec![self.best_move(board)]);
+        for m4 in Self::candidates(&mut b, 6) {
+            b.play_unchecked(m4);
+            for m5 in Self::candidates(&mut b, 4) {
+                b.play_unchecked(m5);
+                if rules::five_on_board(&b).is_none() {
+                    let v = self.value(&b).abs();
+                    if v < best.0 {
+                        best = (v, vec![m4, m5]);
+                    }
+                }
+                b.undo();
+            }
+            b.undo();
+            if self.time_left().is_zero() {
+                break;
+            }
+        }
+        Some(best.1)
+    }
+
+    /// Offer `n` fifth moves as black: distinct legal cells, pairwise not equivalent under the
+    /// symmetries of the position, chosen so that white's best pick (the offer worst for black)
+    /// is as good as possible for black: the `n` candidates with the highest value for black.
+    pub fn offer_fifths(&mut self, board: &Board, n: usize) -> Vec<Pos> {
+        let mut b = board.clone();
+        let size = b.size();
+        let mut scored: Vec<(i32, Pos)> = Vec::new();
+        let mut pool = Self::candidates(&mut b, (3 * n).max(12));
+        // Enough cells even when the candidate area is small.
+        let extra: Vec<Pos> = b.empty_cells().collect();
+        for p in extra {
+            if pool.len() >= 3 * n + 12 {
+                break;
+            }
+            if !pool.contains(&p) && renju::foul(&mut b, p).is_none() {
+                pool.push(p);
+            }
+        }
+        for p in pool {
+            if scored.iter().any(|&(_, q)| equivalent(board, p, q)) {
+                continue;
+            }
+            b.play_unchecked(p);
+            // After the fifth, white moves: black's value is minus white's.
+            let v = if self.time_left().is_zero() {
+                0
+            } else {
+                -self.value(&b)
+            };
+            b.undo();
+            scored.push((v, p));
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let _ = size;
+        scored.into_iter().take(n).map(|x| x.1).collect()
+    }
+
+    /// Choose among offered fifths as white: the offer worst for black (best for white).
+    pub fn choose_fifth(&mut self, board: &Board, offers: &[Pos]) -> Pos {
+        let mut b = board.clone();
+        let mut best = (i32::MIN, offers[0]);
+        for &p in offers {
+            b.play_unchecked(p);
+            let v = self.value(&b); // white to move
+            b.undo();
+            if v > best.0 || (v == best.0 && p < best.1) {
+                best = (v, p);
+            }
+        }
+        best.1
+    }
+}
+
+/// A board of `rule`/`size` with `stones` played in order (alternating from black).
+///
+/// # Errors
+/// An occupied or off-board cell, a foul, or a finished game.
+pub fn board_of(rule: Rule, size: usize, stones: &[Pos]) -> Result<Board, String> {
+    let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
+    for &p in stones {
+        rules::try_play(&mut b, p).map_err(|e| e.to_string())?;
+        if rules::is_win(&b, p) {
+            return Err("the stones already make a five".into());
+        }
+    }
+    Ok(b)
+}
+
+/// Value bound used when a side is lost: keeps comparisons finite.
+pub const LOST: i32 = -WIN;
+
+/// Generate `count` balanced openings for `rule` on a `size` board: candidates are random
+/// legal stones near the centre (three stones; for renju one of the 26 canonical openings plus
+/// a fourth and a fifth stone), kept when a depth-`depth` search of the side to move after them
+/// scores within `±window`, and not equivalent under a board symmetry to one already kept.
+/// Deterministic for a given `seed`. Returns the openings as move lists.
+#[must_use]
+pub fn generate(
+    rule: Rule,
+    size: usize,
+    count: usize,
+    depth: i32,
+    window: i32,
+    seed: u64,
+) -> Vec<Vec<Pos>> {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut kept: Vec<Vec<Pos>> = Vec::new();
+    let mut d = Decider::new(depth, Duration::from_secs(3600));
+    let c = (size / 2) as i32;
+    let mut tries = 0;
+    while kept.len() < count && tries < count * 200 {
+        tries += 1;
+        let mut stones: Vec<Pos> = if rule == Rule::Renju {
+            rif_opening(rng.gen_range(0..26), size).to_vec()
+        } else {
+            vec![Pos::new(c as usize, c as usize, size)]
+        };
+        let target = if rule == Rule::Renju { 5 } else { 3 };
+        let radius = if rule == Rule::Renju { 3 } else { 2 };
+        while stones.len() < target {
+            let p = Pos::new(
+                (c + rng.gen_range(-radius..=radius)) as usize,
+                (c + rng.gen_range(-radius..=radius)) as usize,
+                size,
+            );
+            if !stones.contains(&p) {
+                stones.push(p);
+            }
+        }
+        let Ok(b) = board_of(rule, size, &stones) else {
+            continue;
+        };
+        let dup = kept.iter().any(|k| {
+            (0..8).any(|s| {
+                let mut mapped: Vec<(Pos, usize)> = k
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| (symmetry(s, p, size), i % 2))
+                    .collect();
+                let mut mine: Vec<(Pos, usize)> = stones
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| (p, i % 2))
+                    .collect();
+                mapped.sort();
+                mine.sort();
+                mapped == mine
+            })
+        });
+        if dup {
+            continue;
+        }
+        if d.value(&b).abs() <= window {
+            kept.push(stones);
+        }
+    }
+    kept
+}

@@ -1,0 +1,415 @@
+//! Opening-rule steps over the protocol: Yixin-Board's `yxswap2step1..3` and
+//! `yxsoosorvstep1..6`, and the documented extension (`docs/opening-protocol.md`): `SWAPBOARD`,
+//! `RIFSTEP*`, `YAMAGUCHISTEP*`, `SOOSYRVSTEP*`, `TARAGUCHISTEP*`, `FIFTHOFFER`, `FIFTHCHOOSE`.
+//!
+//! Each step is a pure function from the request to the reply lines (or an `ERROR` reason); the
+//! engine's own board is not changed (the manager sends the follow-up `BOARD`).
+
+use super::command::parse_xy;
+use crate::board::Board;
+use crate::opening::{board_of, equivalent, rif_opening, Decider, RIF26};
+use crate::rules::renju;
+use crate::types::{Pos, Rule};
+use std::time::Duration;
+
+/// Everything a step needs.
+pub struct StepRequest<'a> {
+    /// Command word (upper case).
+    pub name: &'a str,
+    /// Number argument.
+    pub n: Option<i64>,
+    /// Stone lines (move order) — for the Yixin steps without payload, the engine's board.
+    pub stones: Vec<Pos>,
+    /// Offered fifths (choosing steps).
+    pub offers: Vec<Pos>,
+    /// Rule and board side.
+    pub rule: Rule,
+    /// Board side.
+    pub size: usize,
+    /// Time budget of the step.
+    pub budget: Duration,
+}
+
+/// Parse `x,y` lines into cells of a board of side `size`.
+///
+/// # Errors
+/// The first bad or off-board line.
+pub fn parse_stones(lines: &[String], size: usize) -> Result<Vec<Pos>, String> {
+    lines
+        .iter()
+        .map(|l| {
+            let (x, y) = parse_xy(l).ok_or_else(|| format!("bad stone line '{l}'"))?;
+            if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+                return Err(format!("stone {x},{y} is off the board"));
+            }
+            Ok(Pos::new(x as usize, y as usize, size))
+        })
+        .collect()
+}
+
+/// Parse an offers line `x,y x,y ...`.
+///
+/// # Errors
+/// A bad or off-board coordinate.
+pub fn parse_offers(line: &str, size: usize) -> Result<Vec<Pos>, String> {
+    let toks: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    parse_stones(&toks, size)
+}
+
+fn xy(p: Pos, size: usize) -> String {
+    p.to_gomocup(size)
+}
+
+fn yx_pair(p: Pos, size: usize) -> String {
+    format!("{} {}", p.x(size), p.y(size))
+}
+
+fn join(ps: &[Pos], size: usize) -> String {
+    ps.iter()
+        .map(|&p| xy(p, size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn expect_count(r: &StepRequest, counts: &[usize]) -> Result<Board, String> {
+    if !counts.contains(&r.stones.len()) {
+        return Err(format!(
+            "{} expects {} stone(s), got {}",
+            r.name,
+            counts
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" or "),
+            r.stones.len()
+        ));
+    }
+    board_of(r.rule, r.size, &r.stones)
+}
+
+fn n_in(r: &StepRequest, lo: i64, hi: i64, default: i64) -> Result<usize, String> {
+    let n = r.n.unwrap_or(default);
+    if n < lo || n > hi {
+        return Err(format!("{}: N = {n} is out of range {lo}..={hi}", r.name));
+    }
+    Ok(n as usize)
+}
+
+/// Validate `offers` for the 4-stone position `b`: `n` distinct empty legal cells, pairwise
+/// not equivalent.
+fn check_offers(b: &mut Board, offers: &[Pos], n: usize) -> Result<(), String> {
+    if offers.len() != n {
+        return Err(format!(
+            "expected {n} offered fifth(s), got {}",
+            offers.len()
+        ));
+    }
+    for (i, &p) in offers.iter().enumerate() {
+        if !b.is_empty(p) || offers[..i].contains(&p) {
+            return Err("an offered fifth is occupied or repeated".into());
+        }
+        if renju::foul(b, p).is_some() {
+            return Err("an offered fifth is a foul".into());
+        }
+        if offers[..i].iter().any(|&q| equivalent(b, p, q)) {
+            return Err("two offered fifths are symmetric".into());
+        }
+    }
+    Ok(())
+}
+
+fn choose_and_play(d: &mut Decider, b: &Board, offers: &[Pos], size: usize) -> Vec<String> {
+    let f = d.choose_fifth(b, offers);
+    let mut b6 = b.clone();
+    b6.play_unchecked(f);
+    let m6 = d.best_move(&b6);
+    vec![format!("{} {}", xy(f, size), xy(m6, size))]
+}
+
+fn opening_three(d: &mut Decider, r: &StepRequest) -> [Pos; 3] {
+    d.propose_three(r.rule, r.size)
+}
+
+/// Taraguchi zone of stone number `k` (1-based): Chebyshev distance from the centre ≤ k − 1.
+fn in_zone(p: Pos, k: usize, size: usize) -> bool {
+    let c = (size / 2) as i64;
+    let dx = (p.x(size) as i64 - c).abs();
+    let dy = (p.y(size) as i64 - c).abs();
+    dx.max(dy) < k as i64
+}
+
+/// Execute one step; the reply lines, or an `ERROR` reason.
+///
+/// # Errors
+/// An invalid request: wrong stone count, occupied or off-board stones, N out of range, bad
+/// offers.
+#[allow(clippy::too_many_lines, reason = "one dispatch over all opening steps")]
+pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
+    let size = r.size;
+    let mut d = Decider::new(4, r.budget.mul_f64(0.8));
+    match r.name {
+        // ---- Yixin-Board swap2 ----
+        "YXSWAP2STEP1" => {
+            let s = opening_three(&mut d, r);
+            Ok((0..3)
+                .map(|i| format!("MESSAGE SWAP2 MOVE{} {}", i + 1, yx_pair(s[i], size)))
+                .collect())
+        }
+        "YXSWAP2STEP2" => {
+            let b = expect_count(r, &[3])?;
+            Ok(match d.swap2_after_three(&b) {
+                None => vec!["MESSAGE SWAP2 SWAP1 YES".into()],
+                Some(v) if v.len() == 1 => vec!["MESSAGE SWAP2 SWAP1 NO".into()],
+                Some(v) => vec![
+                    format!("MESSAGE SWAP2 MOVE4 {}", yx_pair(v[0], size)),
+                    format!("MESSAGE SWAP2 MOVE5 {}", yx_pair(v[1], size)),
+                ],
+            })
+        }
+        "YXSWAP2STEP3" => {
+            let b = expect_count(r, &[5])?;
+            // White to move: swap (take black) when white is worse.
+            let yes = d.should_swap(&b);
+            Ok(vec![format!(
+                "MESSAGE SWAP2 SWAP2 {}",
+                if yes { "YES" } else { "NO" }
+            )])
+        }
+        // ---- Yixin-Board Soosorv ----
+        "YXSOOSORVSTEP1" => {
+            let s = d.propose_three(Rule::Renju, size);
+            Ok((0..3)
+                .map(|i| format!("MESSAGE SOOSORV MOVE{} {}", i + 1, yx_pair(s[i], size)))
+                .collect())
+        }
+        "YXSOOSORVSTEP2" => {
+            let b = expect_count(r, &[3])?;
+            let yes = d.should_swap(&b);
+            Ok(vec![format!(
+                "MESSAGE SOOSORV SWAP1 {}",
+                if yes { "Y" } else { "N" }
+            )])
+        }
+        "YXSOOSORVSTEP3" => {
+            let b = expect_count(r, &[3])?;
+            let (m4, n) = fourth_and_count(&mut d, &b, 8);
+            Ok(vec![format!(
+                "MESSAGE SOOSORV MOVE4 {} {n}",
+                yx_pair(m4, size)
+            )])
+        }
+        "YXSOOSORVSTEP4" => {
+            n_in(r, 1, 8, 1)?;
+            let b = expect_count(r, &[4])?;
+            let yes = d.should_swap(&b);
+            Ok(vec![format!(
+                "MESSAGE SOOSORV SWAP2 {}",
+                if yes { "Y" } else { "N" }
+            )])
+        }
+        "YXSOOSORVSTEP5" => {
+            let n = n_in(r, 1, 8, 1)?;
+            let b = expect_count(r, &[4])?;
+            let mut out: Vec<String> = d
+                .offer_fifths(&b, n)
+                .into_iter()
+                .map(|p| format!("MESSAGE SOOSORV MOVE5 {}", yx_pair(p, size)))
+                .collect();
+            out.push("MESSAGE SOOSORV MOVE5 DONE".into());
+            Ok(out)
+        }
+        "YXSOOSORVSTEP6" => {
+            if r.stones.len() < 5 {
+                return Err("YXSOOSORVSTEP6 expects 4 stones and the offers".into());
+            }
+            let (pos, offers) = r.stones.split_at(4);
+            let mut b = board_of(r.rule, size, pos)?;
+            check_offers(&mut b, offers, offers.len())?;
+            let f = d.choose_fifth(&b, offers);
+            Ok(vec![format!("MESSAGE SOOSORV MOVE5C {}", yx_pair(f, size))])
+        }
+        // ---- the documented extension ----
+        "SWAPBOARD" | "RIFSTEP1" | "YAMAGUCHISTEP1" | "SOOSYRVSTEP1" if r.stones.is_empty() => {
+            if r.name == "SOOSYRVSTEP1" {
+                n_in(r, 1, 8, 8)?;
+            }
+            let s = if r.name == "SWAPBOARD" {
+                opening_three(&mut d, r)
+            } else {
+                d.propose_three(Rule::Renju, size)
+            };
+            let mut line = join(&s, size);
+            if r.name == "YAMAGUCHISTEP1" {
+                let b = board_of(r.rule, size, &s)?;
+                let v = d.value(&b);
+                // Declare more fifths when white (to move) is worse off, so the choice among
+                // them evens the game.
+                let n = (2 + (-v).max(0) / 60).clamp(1, 12);
+                line.push_str(&format!(" {n}"));
+            }
+            Ok(vec![line])
+        }
+        "SWAPBOARD" | "RIFSTEP2" | "YAMAGUCHISTEP2" | "SOOSYRVSTEP2" => {
+            if r.name == "SOOSYRVSTEP2" {
+                n_in(r, 1, 8, 8)?;
+            }
+            if r.name == "YAMAGUCHISTEP2" {
+                n_in(r, 1, 12, 2)?;
+            }
+            let b = expect_count(r, &[3])?;
+            if d.should_swap(&b) {
+                return Ok(vec!["SWAP".into()]);
+            }
+            if r.name == "SOOSYRVSTEP2" {
+                let max = n_in(r, 1, 8, 8)?;
+                let (m4, n) = fourth_and_count(&mut d, &b, max);
+                return Ok(vec![format!("{} {n}", xy(m4, size))]);
+            }
+            Ok(vec![xy(d.best_move(&b), size)])
+        }
+        "RIFSTEP3" | "YAMAGUCHISTEP3" | "SOOSYRVSTEP3" => {
+            let b = expect_count(r, &[3])?;
+            if r.name == "SOOSYRVSTEP3" {
+                let max = n_in(r, 1, 8, 8)?;
+                let (m4, n) = fourth_and_count(&mut d, &b, max);
+                return Ok(vec![format!("{} {n}", xy(m4, size))]);
+            }
+            Ok(vec![xy(d.best_move(&b), size)])
+        }
+        "SOOSYRVSTEP4" => {
+            let n = n_in(r, 1, 8, 1)?;
+            let b = expect_count(r, &[4])?;
+            if d.should_swap(&b) {
+                return Ok(vec!["SWAP".into()]);
+            }
+            Ok(vec![join(&d.offer_fifths(&b, n), size)])
+        }
+        "RIFSTEP4" | "YAMAGUCHISTEP4" | "SOOSYRVSTEP5" | "TARAGUCHISTEP3" | "FIFTHOFFER" => {
+            let n = if r.name == "RIFSTEP4" {
+                2
+            } else {
+                n_in(r, 1, 64, 2)?
+            };
+            let b = expect_count(r, &[4])?;
+            let offers = d.offer_fifths(&b, n);
+            if offers.len() < n {
+                return Err(format!("only {} non-symmetric fifths exist", offers.len()));
+            }
+            Ok(vec![join(&offers, size)])
+        }
+        "RIFSTEP5" | "YAMAGUCHISTEP5" | "SOOSYRVSTEP6" | "TARAGUCHISTEP4" | "FIFTHCHOOSE" => {
+            let mut b = expect_count(r, &[4])?;
+            let n = match r.n {
+                Some(_) if r.name != "RIFSTEP5" => n_in(r, 1, 64, 2)?,
+                _ => r.offers.len().max(1),
+            };
+            if r.name == "RIFSTEP5" && r.offers.len() != 2 {
+                return Err("RIFSTEP5 expects two offered fifths".into());
+            }
+            check_offers(&mut b, &r.offers, n)?;
+            Ok(choose_and_play(&mut d, &b, &r.offers, size))
+        }
+        "TARAGUCHISTEP1" | "TARAGUCHISTEP2" => {
+            let n = n_in(r, 1, 64, 10)?;
+            let k = r.stones.len();
+            if k > 4 || (r.name == "TARAGUCHISTEP2" && k == 0) {
+                return Err(format!(
+                    "{} expects {} stones, got {k}",
+                    r.name,
+                    if r.name == "TARAGUCHISTEP2" {
+                        "1..=4"
+                    } else {
+                        "0..=4"
+                    }
+                ));
+            }
+            for (i, &p) in r.stones.iter().enumerate() {
+                if !in_zone(p, i + 1, size) {
+                    return Err(format!("stone {} lies outside its Taraguchi zone", i + 1));
+                }
+            }
+            let b = board_of(r.rule, size, &r.stones)?;
+            if r.name == "TARAGUCHISTEP2" && d.should_swap(&b) {
+                return Ok(vec!["SWAP".into()]);
+            }
+            if k == 0 {
+                let c = size / 2;
+                return Ok(vec![xy(Pos::new(c, c, size), size)]);
+            }
+            let mut bb = b.clone();
+            if k == 4 {
+                // Choice 1 (one fifth in the 9x9) or choice 2 (offer N fifths): offer when the
+                // best single fifth leaves black worse off than white's pick among N offers.
+                let single = best_in_zone(&mut d, &mut bb, 5);
+                let offers = d.offer_fifths(&b, n);
+                let v_single = value_after(&mut d, &b, single);
+                let v_offers = offers
+                    .iter()
+                    .map(|&p| value_after(&mut d, &b, p))
+                    .min()
+                    .unwrap_or(i32::MIN);
+                if offers.len() == n && v_offers > v_single {
+                    return Ok(vec![join(&offers, size)]);
+                }
+                return Ok(vec![xy(single, size)]);
+            }
+            Ok(vec![xy(best_in_zone(&mut d, &mut bb, k + 1), size)])
+        }
+        _ => Err(format!("{} is not valid here", r.name)),
+    }
+}
+
+/// Black's value after black plays `p` on `b` (white to move then).
+fn value_after(d: &mut Decider, b: &Board, p: Pos) -> i32 {
+    let mut c = b.clone();
+    c.play_unchecked(p);
+    -d.value(&c)
+}
+
+/// The best move of the side to move inside the zone of stone number `k`.
+fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Pos {
+    let size = b.size();
+    let me = b.side_to_move();
+    let mut cands: Vec<Pos> = Decider::candidates(b, 12)
+        .into_iter()
+        .filter(|&p| in_zone(p, k, size))
+        .collect();
+    if cands.is_empty() {
+        let all: Vec<Pos> = b.empty_cells().filter(|&p| in_zone(p, k, size)).collect();
+        cands = all
+            .into_iter()
+            .filter(|&p| me == crate::types::Color::White || renju::foul(b, p).is_none())
+            .collect();
+    }
+    let mut best = (i32::MIN, cands[0]);
+    for p in cands.iter().copied().take(8) {
+        let v = value_after(d, b, p);
+        if v > best.0 {
+            best = (v, p);
+        }
+    }
+    best.1
+}
+
+/// White's fourth move and the number of fifths to ask for (Soosorv): more offers when black
+/// is better after the fourth (white then picks from more), at most `max`.
+fn fourth_and_count(d: &mut Decider, b: &Board, max: usize) -> (Pos, usize) {
+    let m4 = d.best_move(b);
+    let mut c = b.clone();
+    c.play_unchecked(m4);
+    let v_black = d.value(&c);
+    let n = (1 + v_black.max(0) / 50).clamp(1, max as i32) as usize;
+    (m4, n)
+}
+
+/// The names of the canonical openings, for documentation and tests.
+#[must_use]
+pub fn rif_names() -> Vec<&'static str> {
+    RIF26.iter().map(|r| r.1).collect()
+}
+
+/// The canonical opening `i` as a move line.
+#[must_use]
+pub fn rif_line(i: usize, size: usize) -> String {
+    join(&rif_opening(i, size), size)
+}
