@@ -170,6 +170,7 @@ impl<'a> Worker<'a> {
         let mut prev_best = Pos::PASS;
         let mut soft = self.shared.limits.soft_time;
         for depth in 1..=self.shared.limits.max_depth {
+            let iteration_start = self.shared.start.elapsed();
             let (mut alpha, mut beta) = (-WIN, WIN);
             let mut window = ASPIRATION;
             if depth >= 4 && !is_mate(prev_score) {
@@ -221,8 +222,16 @@ impl<'a> Worker<'a> {
             if is_mate(score) && WIN - score.abs() <= depth {
                 break;
             }
+            let now = self.shared.start.elapsed();
             if let Some(s) = soft {
-                if self.shared.start.elapsed() >= s {
+                if now >= s {
+                    break;
+                }
+            }
+            // The next iteration takes a few times longer than this one: do not start one
+            // that cannot finish before the hard deadline (its work would be thrown away).
+            if let Some(h) = self.shared.limits.hard_time {
+                if now + (now - iteration_start) * 2 > h {
                     break;
                 }
             }
