@@ -297,7 +297,14 @@ impl Decider {
 pub fn board_of(rule: Rule, size: usize, stones: &[Pos]) -> Result<Board, String> {
     let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
     for &p in stones {
-        rules::try_play(&mut b, p).map_err(|e| e.to_string())?;
+        rules::try_play(&mut b, p).map_err(|e| {
+            let at = format!("{},{}", p.x(size), p.y(size));
+            match e {
+                rules::IllegalMove::Occupied(_) => format!("point {at} is given twice"),
+                rules::IllegalMove::OffBoard(_) => format!("point {at} is off the board"),
+                rules::IllegalMove::Foul(_, k) => format!("point {at} is a {k} foul for black"),
+            }
+        })?;
         if rules::is_win(&b, p) {
             return Err("the stones already make a five".into());
         }

@@ -285,6 +285,9 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
             Ok(vec![join(&d.offer_fifths(&b, n), size)])
         }
         "RIFSTEP4" | "YAMAGUCHISTEP4" | "SOOSYRVSTEP5" | "TARAGUCHISTEP3" | "FIFTHOFFER" => {
+            if r.name == "TARAGUCHISTEP3" {
+                check_zones(&r.stones, size)?;
+            }
             let n = if r.name == "RIFSTEP4" {
                 2
             } else {
@@ -298,6 +301,9 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
             Ok(vec![join(&offers, size)])
         }
         "RIFSTEP5" | "YAMAGUCHISTEP5" | "SOOSYRVSTEP6" | "TARAGUCHISTEP4" | "FIFTHCHOOSE" => {
+            if r.name == "TARAGUCHISTEP4" {
+                check_zones(&r.stones, size)?;
+            }
             let mut b = expect_count(r, &[4])?;
             let n = match r.n {
                 Some(_) if r.name != "RIFSTEP5" => n_in(r, 1, 64, 2)?,
@@ -312,22 +318,15 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
         "TARAGUCHISTEP1" | "TARAGUCHISTEP2" => {
             let n = n_in(r, 1, 64, 10)?;
             let k = r.stones.len();
-            if k > 4 || (r.name == "TARAGUCHISTEP2" && k == 0) {
-                return Err(format!(
-                    "{} expects {} stones, got {k}",
-                    r.name,
-                    if r.name == "TARAGUCHISTEP2" {
-                        "1..=4"
-                    } else {
-                        "0..=4"
-                    }
-                ));
+            if k > 5 || (r.name == "TARAGUCHISTEP2" && k == 0) {
+                let want = if r.name == "TARAGUCHISTEP2" {
+                    "1..=5"
+                } else {
+                    "0..=5"
+                };
+                return Err(format!("{} expects {want} stones, got {k}", r.name));
             }
-            for (i, &p) in r.stones.iter().enumerate() {
-                if !in_zone(p, i + 1, size) {
-                    return Err(format!("stone {} lies outside its Taraguchi zone", i + 1));
-                }
-            }
+            check_zones(&r.stones, size)?;
             let b = board_of(r.rule, size, &r.stones)?;
             if r.name == "TARAGUCHISTEP2" && d.should_swap(&b) {
                 return Ok(vec!["SWAP".into()]);
@@ -335,6 +334,10 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
             if k == 0 {
                 let c = size / 2;
                 return Ok(vec![xy(Pos::new(c, c, size), size)]);
+            }
+            if k == 5 {
+                // After a single fifth (choice 1): the sixth move, anywhere.
+                return Ok(vec![xy(d.best_move(&b), size)]);
             }
             let mut bb = b.clone();
             if k == 4 {
@@ -357,6 +360,16 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
         }
         _ => Err(format!("{} is not valid here", r.name)),
     }
+}
+
+/// Every stone of a Taraguchi opening inside its zone.
+fn check_zones(stones: &[Pos], size: usize) -> Result<(), String> {
+    for (i, &p) in stones.iter().enumerate().take(5) {
+        if !in_zone(p, i + 1, size) {
+            return Err(format!("stone {} lies outside its Taraguchi zone", i + 1));
+        }
+    }
+    Ok(())
 }
 
 /// Black's value after black plays `p` on `b` (white to move then).
