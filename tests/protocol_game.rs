@@ -1,92 +1,12 @@
 //! The protocol engine as a manager sees it: full games between two engine processes and peak
 //! memory under several `max_memory` values.
 
+mod common;
+use common::engine::{parse_move, Engine};
 use renju_engine::board::Board;
 use renju_engine::rules;
-use renju_engine::types::{Color, Pos, Rule};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The next line that is not a MESSAGE/DEBUG line.
-    fn reply(&mut self, timeout: Duration) -> String {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let l = self.lines.recv_timeout(left).expect("a reply in time");
-            if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
-                return l;
-            }
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "END");
-        let _ = self.stdin.flush();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(2) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn parse_move(s: &str, size: usize) -> Pos {
-    let (x, y) = s
-        .split_once(',')
-        .unwrap_or_else(|| panic!("not a move: {s}"));
-    let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
-    assert!(x < size && y < size, "off-board move {s}");
-    Pos::new(x, y, size)
-}
+use renju_engine::types::{Color, Rule};
+use std::time::Duration;
 
 /// Play one game between two engine processes; returns the winner (None = draw) and the
 /// number of moves. Every move is checked by the rules module (a foul or occupied point fails).

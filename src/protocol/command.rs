@@ -92,35 +92,7 @@ const MULTI_LINE: &[&str] = &[
     "YXDELETEDATABASEALL",
     "YXSETBESTMOVEDATABASE",
     "YXCLEARBESTMOVEDATABASE",
-    "YXSOOSORVSTEP2",
-    "YXSOOSORVSTEP3",
-    "YXSOOSORVSTEP4",
-    "YXSOOSORVSTEP5",
-    "YXSOOSORVSTEP6",
     "SWAP1STBOARD",
-    "SWAPBOARD",
-    "RIFSTEP1",
-    "RIFSTEP2",
-    "RIFSTEP3",
-    "RIFSTEP4",
-    "RIFSTEP5",
-    "YAMAGUCHISTEP1",
-    "YAMAGUCHISTEP2",
-    "YAMAGUCHISTEP3",
-    "YAMAGUCHISTEP4",
-    "YAMAGUCHISTEP5",
-    "SOOSYRVSTEP1",
-    "SOOSYRVSTEP2",
-    "SOOSYRVSTEP3",
-    "SOOSYRVSTEP4",
-    "SOOSYRVSTEP5",
-    "SOOSYRVSTEP6",
-    "TARAGUCHISTEP1",
-    "TARAGUCHISTEP2",
-    "TARAGUCHISTEP3",
-    "TARAGUCHISTEP4",
-    "FIFTHOFFER",
-    "FIFTHCHOOSE",
 ];
 
 /// Opening-rule steps (payload or not, see [`is_multi_line`]).
@@ -199,10 +171,19 @@ pub fn word(line: &str) -> String {
         .to_ascii_uppercase()
 }
 
+/// Opening steps sent without payload (the Yixin steps that act on the `yxboard` position, or
+/// on an empty board).
+const NO_PAYLOAD_STEPS: &[&str] = &[
+    "YXSWAP2STEP1",
+    "YXSWAP2STEP2",
+    "YXSWAP2STEP3",
+    "YXSOOSORVSTEP1",
+];
+
 /// Whether the command word `w` takes payload lines up to `DONE`.
 #[must_use]
 pub fn is_multi_line(w: &str) -> bool {
-    MULTI_LINE.contains(&w)
+    MULTI_LINE.contains(&w) || (STEPS.contains(&w) && !NO_PAYLOAD_STEPS.contains(&w))
 }
 
 /// Whether the command line `line` (word `w`) is followed by one path line.

@@ -2,6 +2,8 @@
 //! and a seeded position generator.
 #![allow(dead_code)]
 
+pub mod engine;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use renju_engine::board::Board;
