@@ -303,6 +303,28 @@ fn one_line(text: &str) -> String {
     }
 }
 
+/// A supported board side, or the one-line error.
+fn check_size(size: usize) -> Result<(), String> {
+    if valid_size(size) {
+        Ok(())
+    } else {
+        Err(format!(
+            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
+        ))
+    }
+}
+
+/// Thread count and table size within range, or the one-line error.
+fn check_threads_hash(threads: usize, hash: usize) -> Result<(), String> {
+    if threads == 0 || threads > 256 {
+        return Err(format!("thread count {threads} is out of range (1..=256)"));
+    }
+    if hash == 0 || hash > 65_536 {
+        return Err(format!("hash size {hash} MB is out of range (1..=65536)"));
+    }
+    Ok(())
+}
+
 /// Build a renju-rule position from a move list or stone lists.
 ///
 /// # Errors
@@ -314,11 +336,7 @@ pub fn build_position(
     black: Option<&str>,
     white: Option<&str>,
 ) -> Result<Board, String> {
-    if !valid_size(size) {
-        return Err(format!(
-            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
-        ));
-    }
+    check_size(size)?;
     let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
     let mut stones: Vec<(Pos, Color)> = Vec::new();
     if let Some(m) = moves {
@@ -389,12 +407,7 @@ fn bench_command(
     if !(1..=64).contains(&depth) {
         return Err(format!("depth {depth} is out of range (1..=64)"));
     }
-    if threads == 0 || threads > 256 {
-        return Err(format!("thread count {threads} is out of range (1..=256)"));
-    }
-    if hash == 0 || hash > 65_536 {
-        return Err(format!("hash size {hash} MB is out of range (1..=65536)"));
-    }
+    check_threads_hash(threads, hash)?;
     bench::run(depth, threads, hash, out).map(|_| ())
 }
 
@@ -456,12 +469,7 @@ fn analyze_command(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let board = position.build(rule)?;
-    if threads == 0 || threads > 256 {
-        return Err(format!("thread count {threads} is out of range (1..=256)"));
-    }
-    if hash == 0 || hash > 65_536 {
-        return Err(format!("hash size {hash} MB is out of range (1..=65536)"));
-    }
+    check_threads_hash(threads, hash)?;
     let limits = match (depth, time) {
         (Some(d), _) if (1..=64).contains(&d) => Limits::depth(d),
         (Some(d), _) => return Err(format!("depth {d} is out of range (1..=64)")),
@@ -491,11 +499,7 @@ fn selfplay_command(
 ) -> Result<(), String> {
     use crate::eval::{VARIANTS, WEIGHTS};
     use crate::selfplay::{run, Player};
-    if !valid_size(size) {
-        return Err(format!(
-            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
-        ));
-    }
+    check_size(size)?;
     if !(1..=20).contains(&depth_a) || !(1..=20).contains(&depth_b) {
         return Err("depths must be in 1..=20".to_string());
     }
@@ -531,11 +535,7 @@ fn opengen_command(
     seed: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    if !valid_size(size) {
-        return Err(format!(
-            "board size {size} is not supported ({MIN_SIZE}..={MAX_SIZE})"
-        ));
-    }
+    check_size(size)?;
     if !(1..=12).contains(&depth) || count == 0 || count > 10_000 || window < 0 {
         return Err("need 1 <= depth <= 12, 1 <= count <= 10000, window >= 0".to_string());
     }

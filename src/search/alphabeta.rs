@@ -268,19 +268,7 @@ impl<'a> Worker<'a> {
     /// quiet moves beyond [`MAX_QUIET_MOVES`] are dropped (never at the root).
     fn ordered_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
         let opp = me.opponent();
-        let cands: Vec<Pos> = self.board.candidates().collect();
-        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
-        for p in cands {
-            if !legal(&mut self.board, p, me) {
-                continue;
-            }
-            let mut k = self.order_key(p, me, ply);
-            if p == tt_move {
-                k = i32::MAX;
-            }
-            v.push((k, p));
-        }
-        let mut moves = sort_moves(&mut v);
+        let mut moves = self.ordered_moves_unpruned(ply, tt_move, me);
         if ply > 0 && moves.len() > MAX_QUIET_MOVES {
             let mut quiet = 0;
             moves.retain(|&p| {

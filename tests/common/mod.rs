@@ -72,25 +72,10 @@ pub fn foul_of(s: &str) -> Foul {
     }
 }
 
-/// Apply symmetry `s` (0..8) to `(x, y)` on a board of side `n`.
-pub fn sym(s: usize, x: usize, y: usize, n: usize) -> (usize, usize) {
-    let m = n - 1;
-    match s {
-        0 => (x, y),
-        1 => (m - y, x),
-        2 => (m - x, m - y),
-        3 => (y, m - x),
-        4 => (m - x, y),
-        5 => (x, m - y),
-        6 => (y, x),
-        _ => (m - y, m - x),
-    }
-}
-
-/// Map a point through symmetry `s`.
+/// Map a point through board symmetry `s` (0..8); the engine's own mapping, which
+/// `tests/openings.rs` checks against an independent one.
 pub fn sym_pos(s: usize, p: Pos, n: usize) -> Pos {
-    let (x, y) = sym(s, p.x(n), p.y(n), n);
-    Pos::new(x, y, n)
+    renju_engine::opening::symmetry(s, p, n)
 }
 
 /// Parse a stone list of a data file (may be empty).
