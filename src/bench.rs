@@ -72,31 +72,94 @@ pub fn position(rule: Rule, size: usize, moves: &str) -> Result<Board, String> {
     Ok(b)
 }
 
-/// Run the bench, printing one line per position and the totals. Returns the node total.
+/// What the bench searches: a fixed depth (the signature) or a fixed time per position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Every position to this depth.
+    Depth(i32),
+    /// Every position for this many milliseconds (depth reached and speed; no signature).
+    MoveTime(u64),
+}
+
+/// Tree-shape signals of a set of searches: average depth reached and effective branching
+/// factor `(mean nodes per position)^(1 / mean depth)`, over the searches that completed at
+/// least one iteration.
+#[must_use]
+pub fn tree_signals(results: &[(u64, i32)]) -> (f64, f64) {
+    let searched: Vec<&(u64, i32)> = results.iter().filter(|r| r.1 >= 1).collect();
+    if searched.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = searched.len() as f64;
+    let depth = searched.iter().map(|r| f64::from(r.1)).sum::<f64>() / n;
+    let nodes = searched.iter().map(|r| r.0 as f64).sum::<f64>() / n;
+    let ebf = if nodes >= 1.0 {
+        nodes.powf(1.0 / depth)
+    } else {
+        0.0
+    };
+    (depth, ebf)
+}
+
+/// Run the bench, printing one line per position and the totals: average depth, effective
+/// branching factor, the node total (the signature at a fixed depth) and nodes per second.
+/// Returns the node total.
 ///
 /// # Errors
 /// I/O errors of `out`, or a bad built-in position.
-pub fn run(depth: i32, threads: usize, hash_mb: usize, out: &mut dyn Write) -> Result<u64, String> {
+pub fn run(
+    budget: Budget,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn Write,
+) -> Result<u64, String> {
     let io = |e: std::io::Error| e.to_string();
     let mut searcher = Searcher::new(hash_mb, threads);
     let mut total = 0u64;
+    let mut shapes = Vec::new();
     let start = Instant::now();
     for &(rule, size, moves) in POSITIONS {
         let board = position(rule, size, moves)?;
         searcher.clear();
-        let r = searcher.search(&board, Limits::depth(depth), &mut Silent);
+        let limits = match budget {
+            Budget::Depth(d) => Limits::depth(d),
+            Budget::MoveTime(ms) => Limits::time_ms(ms),
+        };
+        let r = searcher.search(&board, limits, &mut Silent);
         total += r.nodes;
+        shapes.push((r.nodes, r.depth));
         writeln!(
             out,
-            "{rule} {size} {moves:<60} best {} score {} nodes {}",
+            "{rule} {size} {moves:<60} best {} score {} depth {} nodes {}",
             r.best.to_renju(size),
             r.score,
+            r.depth,
             r.nodes
         )
         .map_err(io)?;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let (depth, ebf) = tree_signals(&shapes);
+    writeln!(out, "Average depth: {depth:.2}").map_err(io)?;
+    writeln!(out, "Branching factor: {ebf:.2}").map_err(io)?;
     writeln!(out, "Nodes searched: {total}").map_err(io)?;
     writeln!(out, "Nodes/second: {}", (total as f64 / secs) as u64).map_err(io)?;
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_signals;
+
+    #[test]
+    fn branching_factor_is_the_depth_th_root_of_the_mean_tree() {
+        // 2 positions of 1,000,000 nodes at depth 6 (and an instant answer that is ignored).
+        let (d, b) = tree_signals(&[(1_000_000, 6), (1_000_000, 6), (0, 0)]);
+        assert!((d - 6.0).abs() < 1e-9);
+        assert!((b - 10.0).abs() < 1e-9, "{b}");
+        let (d, b) = tree_signals(&[(256, 4), (256, 12)]);
+        assert!((d - 8.0).abs() < 1e-9);
+        assert!((b - 2.0).abs() < 1e-9, "{b}");
+        assert_eq!(tree_signals(&[]), (0.0, 0.0));
+    }
 }

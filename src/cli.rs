@@ -49,6 +49,10 @@ enum Command {
         /// Search depth.
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Search each position for this many milliseconds instead of to a fixed depth (prints
+        /// the depth reached; the node total is then no signature).
+        #[arg(long)]
+        movetime: Option<u64>,
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -234,9 +238,10 @@ pub fn run(
         ),
         Some(Command::Bench {
             depth,
+            movetime,
             threads,
             hash,
-        }) => bench_command(depth, threads, hash, out),
+        }) => bench_command(depth, movetime, threads, hash, out),
         Some(Command::Solve {
             rule,
             position,
@@ -400,6 +405,7 @@ fn fouls_command(
 
 fn bench_command(
     depth: i32,
+    movetime: Option<u64>,
     threads: usize,
     hash: usize,
     out: &mut dyn Write,
@@ -408,7 +414,12 @@ fn bench_command(
         return Err(format!("depth {depth} is out of range (1..=64)"));
     }
     check_threads_hash(threads, hash)?;
-    bench::run(depth, threads, hash, out).map(|_| ())
+    let budget = match movetime {
+        Some(0) => return Err("--movetime must be at least 1 ms".into()),
+        Some(ms) => bench::Budget::MoveTime(ms),
+        None => bench::Budget::Depth(depth),
+    };
+    bench::run(budget, threads, hash, out).map(|_| ())
 }
 
 fn line_text(line: &[Pos], size: usize) -> String {

@@ -165,6 +165,7 @@ fn bad_search_input() {
     bad(&["bench", "--depth", "0"]);
     bad(&["bench", "--hash", "0"]);
     bad(&["bench", "--threads", "abc"]);
+    bad(&["bench", "--movetime", "0"]);
 }
 
 #[test]
@@ -180,10 +181,25 @@ fn bench_prints_the_signature_lines_and_is_deterministic() {
     assert_eq!(nodes(&a), nodes(&b));
     let lines: Vec<&str> = a.lines().collect();
     assert!(lines.len() >= 14);
+    assert!(lines[lines.len() - 4].starts_with("Average depth: "));
+    assert!(lines[lines.len() - 3].starts_with("Branching factor: "));
     assert!(lines[lines.len() - 2].starts_with("Nodes searched: "));
     assert!(lines[lines.len() - 1].starts_with("Nodes/second: "));
-    // Every position line names a best move and a node count.
-    for l in &lines[..lines.len() - 2] {
+    // Every position line names a best move, the depth reached and a node count; at a fixed
+    // depth of 3 no search goes deeper than 3.
+    for l in &lines[..lines.len() - 4] {
         assert!(l.contains(" best ") && l.contains(" nodes "), "{l}");
+        let d: i32 = l
+            .split(" depth ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|t| t.parse().ok())
+            .expect("a depth field");
+        assert!((0..=3).contains(&d), "{l}");
     }
+    let avg: f64 = lines[lines.len() - 4]
+        .strip_prefix("Average depth: ")
+        .and_then(|t| t.parse().ok())
+        .expect("a number");
+    assert!(avg > 0.0 && avg <= 3.0, "{avg}");
 }
