@@ -6,7 +6,7 @@ use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
-use crate::eval::{evaluate_with, is_mate, WIN};
+use crate::eval::{evaluate_with, is_mate, WIN, WIN_THRESHOLD};
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,6 +27,29 @@ pub struct Worker<'a> {
     extension_limit: usize,
     next_check: u64,
     root: Vec<Pos>,
+    evals: Vec<i32>,
+    reductions: Vec<[i32; 64]>,
+}
+
+/// The late-move reduction table: `[depth][move number]`, in plies.
+fn reduction_table() -> Vec<[i32; 64]> {
+    let mut t = vec![[0i32; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = f64::from(LMR_BASE) / 100.0
+                + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(LMR_DIVISOR);
+            *r = v as i32;
+        }
+    }
+    t
+}
+
+/// Move-count pruning limit at `depth`.
+#[inline]
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let d = depth.clamp(0, 30);
+    let base = LMP_BASE + d * d;
+    (if improving { base } else { base / 2 }) as usize
 }
 
 impl<'a> Worker<'a> {
@@ -47,6 +70,8 @@ impl<'a> Worker<'a> {
             extension_limit: 0,
             next_check: CHECK_EVERY,
             root: Vec::new(),
+            evals: vec![0; MAX_PLY + 2],
+            reductions: reduction_table(),
         }
     }
 
@@ -420,13 +445,26 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return 0; // no legal move: a draw
         }
-        // Step 8. The move loop: PVS, four extensions, late-move reductions.
+        let static_eval = evaluate_with(&self.board, &self.shared.weights);
+        self.evals[ply] = static_eval;
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
+        // reductions.
         let mut best = -WIN;
         let mut best_move = moves[0];
         let orig_alpha = alpha;
+        let mut quiets = 0usize;
+        let count_limit = move_count_limit(depth, improving);
         for (i, &m) in moves.iter().enumerate() {
             let class = self.board.class(m, me);
             let threat = rank(class) > 0 || rank(self.board.class(m, opp)) >= 4;
+            let quiet = !threat && m != tt_move && forced.is_none();
+            if quiet {
+                quiets += 1;
+                if !root && best > -WIN_THRESHOLD && quiets > count_limit {
+                    continue;
+                }
+            }
             let mut new_depth = depth - 1;
             if class.is_four() && ply < self.extension_limit {
                 new_depth += 1;
@@ -437,8 +475,18 @@ impl<'a> Worker<'a> {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1);
             } else {
                 let mut r = 0;
-                if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && !threat && forced.is_none() {
-                    r = 1 + i32::from(i >= 10);
+                if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && quiet {
+                    r = self.reductions[depth.min(63) as usize][i.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply][0] == m || self.killers[ply][1] == m {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && r > 0 {

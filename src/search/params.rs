@@ -8,12 +8,20 @@ pub const MAX_PLY: usize = 128;
 pub const CHECK_EVERY: u64 = 1024;
 /// Aspiration window half-width in evaluation units (untested).
 pub const ASPIRATION: i32 = 60;
-/// Late-move reductions: moves searched before reductions start (untested).
-pub const LMR_MIN_MOVES: usize = 3;
-/// Late-move reductions: minimum depth (untested).
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// At most this many quiet moves are searched per node, by ordering score (width pruning,
-/// untested; gomoku branching is large and the tail of the ordering is rarely best).
+/// Late-move reductions: moves searched before reductions start.
+pub const LMR_MIN_MOVES: usize = 2;
+/// Late-move reductions: minimum depth.
+pub const LMR_MIN_DEPTH: i32 = 2;
+/// Late-move reductions: `r = LMR_BASE/100 + ln(depth) * ln(move number) * 100 / LMR_DIVISOR / 100`
+/// (Stockfish-style log-log table; starting values, see the ledger).
+pub const LMR_BASE: i32 = 50;
+/// Late-move reductions: divisor of the log-log term, in hundredths.
+pub const LMR_DIVISOR: i32 = 200;
+/// Move-count pruning: at depth `d` (non-root, once a non-losing move is known) quiet moves past
+/// `(LMP_BASE + d * d) / 2` are skipped, or past `LMP_BASE + d * d` when the static evaluation
+/// improved over two plies.
+pub const LMP_BASE: i32 = 5;
+/// At most this many quiet moves are searched per node at any depth (the old width cap).
 pub const MAX_QUIET_MOVES: usize = 24;
 /// Node budget of the VCF probe at leaves (untested).
 pub const LEAF_VCF_NODES: u64 = 60;
