@@ -117,6 +117,9 @@ pub struct Book {
     total: usize,
     start: Instant,
     tty: bool,
+    /// The SPRT decision once reached, with the number of games then: it stands even if games
+    /// still in flight when it was reached move the LLR back inside the bounds.
+    sprt_decision: Option<(SprtStatus, usize)>,
 }
 
 impl Book {
@@ -132,6 +135,7 @@ impl Book {
             total,
             start: Instant::now(),
             tty: std::io::stdout().is_terminal(),
+            sprt_decision: None,
         }
     }
 
@@ -148,6 +152,14 @@ impl Book {
             w.losses += 1;
         } else {
             w.draws += 1;
+        }
+        if self.sprt_decision.is_none() {
+            if let Some(sp) = self.cfg.sprt {
+                let st = sp.status(w);
+                if st != SprtStatus::Continue {
+                    self.sprt_decision = Some((st, n));
+                }
+            }
         }
         let reason = o.rec.reason.name();
         if o.rec.winner.is_some() {
@@ -202,7 +214,14 @@ impl Book {
         let s = self.cfg.sprt?;
         let w = self.pairs.values().next().copied().unwrap_or_default();
         let (lo, hi) = s.bounds();
-        Some((s.llr(&w), lo, hi, s.status(&w)))
+        let status = self.sprt_decision.map_or_else(|| s.status(&w), |(st, _)| st);
+        Some((s.llr(&w), lo, hi, status))
+    }
+
+    /// The SPRT decision and the number of games at which it was reached, once reached.
+    #[must_use]
+    pub fn sprt_decision(&self) -> Option<(SprtStatus, usize)> {
+        self.sprt_decision
     }
 
     /// Write `summary.json`.
@@ -271,9 +290,12 @@ impl Book {
                 s.alpha,
                 s.beta,
                 match st {
-                    SprtStatus::Continue => "continue (no decision yet)",
-                    SprtStatus::AcceptH0 => "H0 accepted",
-                    SprtStatus::AcceptH1 => "H1 accepted",
+                    SprtStatus::Continue => "continue (no decision yet)".to_string(),
+                    SprtStatus::AcceptH0 | SprtStatus::AcceptH1 => format!(
+                        "{} accepted after {} games",
+                        if st == SprtStatus::AcceptH0 { "H0" } else { "H1" },
+                        self.sprt_decision.map_or(0, |d| d.1)
+                    ),
                 }
             );
         }

@@ -292,3 +292,34 @@ fn bad_arguments_are_one_line_errors() {
         );
     }
 }
+
+#[test]
+fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
+    // The greedy fixture against one that answers garbage: every game is a win, so H1 of
+    // [0, 10] is accepted long before the game limit, and the report says when.
+    let out = out_dir("sprt-stop");
+    std::fs::create_dir_all(&out).unwrap();
+    let (stdout, summary) = arena(
+        &[
+            "--engine",
+            &fixture("greedy"),
+            "--engine",
+            &fixture("garbage"),
+            "--rule",
+            "freestyle",
+            "--games",
+            "400",
+            "--tc",
+            "0/0.2",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0,10",
+        ],
+        &out,
+    );
+    let games = json_count(&summary, "games");
+    assert!(games < 400, "{summary}");
+    assert!(summary.contains("\"status\": \"AcceptH1\""), "{summary}");
+    assert!(stdout.contains("H1 accepted after"), "{stdout}");
+}
