@@ -1,7 +1,7 @@
 //! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
 
 use super::params::*;
-use super::threats::{find_five, has_five, has_open_four, legal, rank, sort_moves};
+use super::threats::{find_five, four_moves, has_five, has_open_four, legal, rank, sort_moves};
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
@@ -23,7 +23,6 @@ pub struct Worker<'a> {
     killers: Vec<[Pos; 2]>,
     history: Vec<[i32; MAX_CELLS]>,
     pv: Vec<Vec<Pos>>,
-    solver: Solver,
     extension_limit: usize,
     next_check: u64,
     root: Vec<Pos>,
@@ -66,7 +65,6 @@ impl<'a> Worker<'a> {
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; MAX_CELLS]; 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            solver: Solver::new(0),
             extension_limit: 0,
             next_check: CHECK_EVERY,
             root: Vec::new(),
@@ -342,12 +340,122 @@ impl<'a> Worker<'a> {
         sort_moves(&mut v)
     }
 
+    /// Threat quiescence at depth 0 and below: stand pat on the static evaluation, then the side
+    /// to move's fours (each answered by the forced block); the reply to a five is forced and is
+    /// searched without standing pat. A renju black block on a forbidden point is no block (the
+    /// five wins). Results go to the transposition table at depth 0.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            self.flush_nodes();
+            if self.shared.should_stop() {
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
+        let ply_i = ply as i32;
+        if let Some(f) = find_five(&self.board, me) {
+            self.pv[ply].push(f);
+            return WIN - (ply_i + 1);
+        }
+        if let Some(f) = find_five(&self.board, opp) {
+            if self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me) {
+                return -(WIN - (ply_i + 2));
+            }
+            if ply >= MAX_PLY - 2 {
+                return evaluate_with(&self.board, &self.shared.weights);
+            }
+            // The block is forced: no stand pat.
+            self.board.play_unchecked(f);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.board.undo();
+            if !self.stopped && score > alpha {
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].push(f);
+                head[ply].extend_from_slice(&tail[0]);
+            }
+            return score;
+        }
+        if has_open_four(&self.board, me) {
+            return WIN - (ply_i + 3);
+        }
+        let stand = evaluate_with(&self.board, &self.shared.weights);
+        let fours = self.board.count(me, Class::Four)
+            + self.board.count(me, Class::FourThree)
+            + self.board.count(me, Class::FourDoubleThree);
+        if stand >= beta || fours == 0 || qply >= QS_MAX_PLY || ply >= MAX_PLY - 2 {
+            return stand;
+        }
+        let key = self.board.hash();
+        let mut tt_move = Pos::PASS;
+        if let Some(e) = self.shared.tt.probe(key, ply_i) {
+            tt_move = e.mv;
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut && e.depth >= 0 {
+                return e.score;
+            }
+        }
+        let orig_alpha = alpha;
+        let mut best = stand;
+        let mut best_move = Pos::PASS;
+        alpha = alpha.max(stand);
+        let mut moves = four_moves(&mut self.board, me);
+        if let Some(i) = moves.iter().position(|&p| p == tt_move) {
+            let m = moves.remove(i);
+            moves.insert(0, m);
+        }
+        for m in moves {
+            self.board.play_unchecked(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.board.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha && best_move != Pos::PASS {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, ply_i, best_move, best, 0, bound);
+        best
+    }
+
     /// The PVS node function. Returns the score for the side to move.
     #[allow(
         clippy::too_many_lines,
         reason = "one node function laid out in numbered steps"
     )]
     fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         // Step 1. Count the node; check the limits every few thousand nodes.
@@ -406,21 +514,6 @@ impl<'a> Worker<'a> {
         }
         if tt_move != Pos::PASS && !self.board.is_empty(tt_move) {
             tt_move = Pos::PASS;
-        }
-        // Step 6. Leaves: a short VCF probe, then the static evaluation.
-        if depth <= 0 && forced.is_none() {
-            let fours = self.board.count(me, Class::Four)
-                + self.board.count(me, Class::FourThree)
-                + self.board.count(me, Class::FourDoubleThree);
-            if fours > 0 && !has_open_four(&self.board, opp) {
-                self.solver.reset(LEAF_VCF_NODES);
-                let sol = self.solver.vcf(&mut self.board);
-                self.nodes += self.solver.nodes;
-                if let Solution::Win(line) = sol {
-                    return WIN - (ply_i + line.len() as i32);
-                }
-            }
-            return evaluate_with(&self.board, &self.shared.weights);
         }
         // Step 7. Move generation: the root list, a forced block, defences against an open
         // three, or all.

@@ -23,8 +23,8 @@ pub const LMR_DIVISOR: i32 = 200;
 pub const LMP_BASE: i32 = 5;
 /// At most this many quiet moves are searched per node at any depth (the old width cap).
 pub const MAX_QUIET_MOVES: usize = 24;
-/// Node budget of the VCF probe at leaves (untested).
-pub const LEAF_VCF_NODES: u64 = 60;
+/// Threat quiescence: at most this many plies of fours and blocks below depth 0.
+pub const QS_MAX_PLY: i32 = 16;
 /// Node budget of the VCF probe at the root before searching (untested).
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// A move that makes a four (the reply is forced) is extended by one ply while the ply is below

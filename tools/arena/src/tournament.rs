@@ -214,7 +214,9 @@ impl Book {
         let s = self.cfg.sprt?;
         let w = self.pairs.values().next().copied().unwrap_or_default();
         let (lo, hi) = s.bounds();
-        let status = self.sprt_decision.map_or_else(|| s.status(&w), |(st, _)| st);
+        let status = self
+            .sprt_decision
+            .map_or_else(|| s.status(&w), |(st, _)| st);
         Some((s.llr(&w), lo, hi, status))
     }
 
