@@ -101,3 +101,66 @@ pub const fn rank(c: Class) -> i32 {
         _ => 0,
     }
 }
+
+/// Whether `c` has a point that makes a four or a five (renju black's certain fouls excluded).
+#[inline]
+#[must_use]
+pub fn has_four_point(board: &Board, c: Color) -> bool {
+    [
+        Class::Four,
+        Class::FourThree,
+        Class::FourDoubleThree,
+        Class::OpenFour,
+        Class::Five,
+    ]
+    .iter()
+    .any(|&k| board.has(c, k))
+}
+
+/// A win in five plies for `c` (to move) that needs no search: when the opponent has no five
+/// point and no four point at all, a legal four-three (the block of the four is forced and
+/// makes nothing, then the three becomes an open four), or a double open three (one block
+/// cannot stop both lines, and the opponent has no four to counter). Renju-exact: renju black's
+/// four-three is checked by playing it out (its three must really become a legal open four),
+/// and a legal renju black double three is never a double *open* three, so it does not count.
+/// Returns the move.
+pub fn quick_win5(board: &mut Board, c: Color) -> Option<Pos> {
+    let opp = c.opponent();
+    if has_four_point(board, opp) {
+        return None;
+    }
+    let renju_black = board.rule() == Rule::Renju && c == Color::Black;
+    let four_three = board.has(c, Class::FourThree);
+    let double_three = !renju_black && board.has(c, Class::DoubleThree);
+    if !four_three && !double_three {
+        return None;
+    }
+    let cands: Vec<Pos> = board.candidates().collect();
+    for p in cands {
+        let class = board.class(p, c);
+        if class == Class::DoubleThree && double_three {
+            return Some(p);
+        }
+        if class != Class::FourThree || !legal(board, p, c) {
+            continue;
+        }
+        if !renju_black {
+            return Some(p);
+        }
+        board.play_unchecked(p);
+        let won = match find_five(board, c) {
+            Some(f) => {
+                board.play_unchecked(f);
+                let open = has_open_four(board, c);
+                board.undo();
+                open
+            }
+            None => false,
+        };
+        board.undo();
+        if won {
+            return Some(p);
+        }
+    }
+    None
+}
