@@ -11,7 +11,7 @@ use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
 use crate::eval::{evaluate_with, is_mate, WIN, WIN_THRESHOLD};
 use crate::pattern::Class;
-use crate::types::{Color, Pos, Rule, MAX_CELLS};
+use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -327,36 +327,20 @@ impl<'a> Worker<'a> {
         out
     }
 
-    /// Moves of `me` that may stop the opponent's quick-win threats (four-three or double-three
-    /// points, see [`quick_win5`]): the threat points themselves, the cells in line with one
-    /// within five cells, and the moves that give `me` a four to counter with. In order.
+    /// Moves of `me` after which the opponent has no quick win (see [`quick_win5`]), in order.
     fn quick_win_defences(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
         let opp = me.opponent();
-        let n = self.board.size() as i32;
-        let renju_black = self.board.rule() == Rule::Renju && opp == Color::Black;
-        let threats: Vec<(i32, i32)> = self
-            .board
-            .candidates()
-            .filter(|&p| {
-                let c = self.board.class(p, opp);
-                c == Class::FourThree || (c == Class::DoubleThree && !renju_black)
-            })
-            .map(|p| (p.index() as i32 % n, p.index() as i32 / n))
-            .collect();
         let all = self.ordered_moves_unpruned(ply, tt_move, me);
-        all.into_iter()
-            .filter(|&p| {
-                let c = self.board.class(p, me);
-                if c == Class::Three || rank(c) > 0 {
-                    return true;
-                }
-                let (x, y) = (p.index() as i32 % n, p.index() as i32 / n);
-                threats.iter().any(|&(tx, ty)| {
-                    let (dx, dy) = ((x - tx).abs(), (y - ty).abs());
-                    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 5
-                })
-            })
-            .collect()
+        let mut out = Vec::new();
+        for p in all {
+            self.board.play_unchecked(p);
+            let ok = quick_win5(&mut self.board, opp).is_none();
+            self.board.undo();
+            if ok {
+                out.push(p);
+            }
+        }
+        out
     }
 
     fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
