@@ -1,10 +1,7 @@
 //! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
 
 use super::params::*;
-use super::threats::{
-    find_five, four_moves, has_five, has_four_point, has_open_four, legal, quick_win5, rank,
-    sort_moves,
-};
+use super::threats::{find_five, four_moves, has_five, has_open_four, legal, rank, sort_moves};
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
@@ -327,22 +324,6 @@ impl<'a> Worker<'a> {
         out
     }
 
-    /// Moves of `me` after which the opponent has no quick win (see [`quick_win5`]), in order.
-    fn quick_win_defences(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let opp = me.opponent();
-        let all = self.ordered_moves_unpruned(ply, tt_move, me);
-        let mut out = Vec::new();
-        for p in all {
-            self.board.play_unchecked(p);
-            let ok = quick_win5(&mut self.board, opp).is_none();
-            self.board.undo();
-            if ok {
-                out.push(p);
-            }
-        }
-        out
-    }
-
     fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
         let cands: Vec<Pos> = self.board.candidates().collect();
         let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
@@ -403,10 +384,6 @@ impl<'a> Worker<'a> {
         }
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
-        }
-        if let Some(m) = quick_win5(&mut self.board, me) {
-            self.pv[ply].push(m);
-            return WIN - (ply_i + 5);
         }
         let stand = evaluate_with(&self.board, &self.shared.weights);
         let fours = self.board.count(me, Class::Four)
@@ -513,14 +490,8 @@ impl<'a> Worker<'a> {
             }
             forced = Some(f);
         } else if !root && has_open_four(&self.board, me) {
-            // Step 4. Own open four: a win in three plies; a four-three or double three the
-            // opponent cannot answer with a four: a win in five.
+            // Step 4. Own open four: a win in three plies.
             return WIN - (ply_i + 3);
-        } else if !root {
-            if let Some(m) = quick_win5(&mut self.board, me) {
-                self.pv[ply].push(m);
-                return WIN - (ply_i + 5);
-            }
         }
         if ply >= MAX_PLY - 1 {
             return evaluate_with(&self.board, &self.shared.weights);
@@ -559,14 +530,6 @@ impl<'a> Worker<'a> {
             let d = self.defence_moves(ply, tt_move, me);
             if d.is_empty() {
                 return -(WIN - (ply_i + 4));
-            }
-            d
-        } else if !has_four_point(&self.board, me) && quick_win5(&mut self.board, opp).is_some() {
-            // The opponent threatens a four-three or double three we cannot answer with a
-            // four: only the moves after which that threat is gone.
-            let d = self.quick_win_defences(ply, tt_move, me);
-            if d.is_empty() {
-                return -(WIN - (ply_i + 6));
             }
             d
         } else {
