@@ -104,9 +104,9 @@ impl Settings {
         mb
     }
 
-    /// Search limits for one move, measured from `received`.
+    /// Search limits for one move, measured from `received`, with `stones` on the board.
     #[must_use]
-    pub fn limits(&self, received: Instant) -> Limits {
+    pub fn limits(&self, received: Instant, stones: usize) -> Limits {
         let turn = self.timeout_turn.or(Some(5_000));
         let match_left = match self.time_left {
             Some(t)
@@ -126,6 +126,7 @@ impl Settings {
             turn.map(|t| t.saturating_sub(spent)),
             match_left.map(|m| m - spent as i64),
             margin,
+            stones,
         );
         l.max_depth = self.max_depth;
         l.max_nodes = self.max_nodes;
@@ -487,7 +488,8 @@ impl Engine {
             self.searcher.resize(settings.hash_mb());
         }
         self.searcher.threads = settings.threads;
-        let mut limits = settings.limits(received);
+        let stones = self.board.as_ref().map_or(0, Board::stone_count);
+        let mut limits = settings.limits(received, stones);
         if share > 1 {
             limits.hard_time = limits.hard_time.map(|t| t / share as u32);
             limits.soft_time = limits.soft_time.map(|t| t / share as u32);
@@ -611,7 +613,7 @@ impl Engine {
         self.board_for_move();
         let settings = self.settings();
         let deadline = settings
-            .limits(received)
+            .limits(received, 0)
             .hard_time
             .unwrap_or(Duration::from_secs(5));
         let mut b = self.board.clone().unwrap_or_else(unreachable_board);
@@ -695,7 +697,7 @@ impl Engine {
             None => Ok(Vec::new()),
         };
         let budget = settings
-            .limits(received)
+            .limits(received, 0)
             .hard_time
             .unwrap_or(Duration::from_secs(5));
         let result = stones.and_then(|stones| {
@@ -740,7 +742,7 @@ impl Engine {
         }
         let budget = self
             .settings()
-            .limits(received)
+            .limits(received, 0)
             .hard_time
             .unwrap_or(Duration::from_secs(5));
         let mut d = crate::opening::Decider::new(4, budget.mul_f64(0.8));

@@ -28,6 +28,7 @@ pub struct Worker<'a> {
     root: Vec<Pos>,
     evals: Vec<i32>,
     reductions: Vec<[i32; 64]>,
+    root_best: Option<(Pos, i32, Vec<Pos>)>,
 }
 
 /// The late-move reduction table: `[depth][move number]`, in plies.
@@ -70,6 +71,7 @@ impl<'a> Worker<'a> {
             root: Vec::new(),
             evals: vec![0; MAX_PLY + 2],
             reductions: reduction_table(),
+            root_best: None,
         }
     }
 
@@ -191,7 +193,9 @@ impl<'a> Worker<'a> {
         self.root = root;
         let mut prev_score = 0;
         let mut prev_best = Pos::PASS;
-        let mut soft = self.shared.limits.soft_time;
+        let mut stable = 0u32;
+        let optimum = self.shared.limits.soft_time;
+        let hard = self.shared.limits.hard_time;
         for depth in 1..=self.shared.limits.max_depth {
             let iteration_start = self.shared.start.elapsed();
             let (mut alpha, mut beta) = (-WIN, WIN);
@@ -201,6 +205,7 @@ impl<'a> Worker<'a> {
                 beta = prev_score + window;
             }
             self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
+            self.root_best = None;
             let score = loop {
                 let s = self.search(depth, alpha, beta, 0);
                 if self.stopped {
@@ -216,6 +221,13 @@ impl<'a> Worker<'a> {
                 window *= 2;
             };
             if self.stopped {
+                // An interrupted iteration still counts for a root move it searched fully and
+                // found better than everything before it.
+                if let Some((m, s, pv)) = self.root_best.take() {
+                    result.best = m;
+                    result.score = s;
+                    result.pv = pv;
+                }
                 break;
             }
             let pv = self.pv[0].clone();
@@ -233,27 +245,44 @@ impl<'a> Worker<'a> {
                 elapsed: self.shared.start.elapsed(),
                 pv,
             });
-            // Best-move instability: give a changed best move more time.
-            if depth > 4 && result.best != prev_best {
-                soft = soft.map(|s| {
-                    let hard = self.shared.limits.hard_time.unwrap_or(Duration::MAX);
-                    (s + s / 2).min(hard)
-                });
+            if result.best == prev_best {
+                stable += 1;
+            } else {
+                stable = 0;
             }
+            let dropped = depth > 4 && score < prev_score - TIME_SCORE_DROP;
             prev_best = result.best;
             prev_score = score;
             if is_mate(score) && WIN - score.abs() <= depth {
                 break;
             }
             let now = self.shared.start.elapsed();
-            if let Some(s) = soft {
-                if now >= s {
+            // Time: the optimum scaled by the stability of the best move (a new best move or a
+            // dropping score earn more time, a best move unchanged for several iterations less).
+            if let Some(opt) = optimum {
+                let mut pct: u32 = if depth <= 4 {
+                    100
+                } else if stable == 0 {
+                    TIME_UNSTABLE_PCT
+                } else if stable >= 3 {
+                    TIME_STABLE_PCT
+                } else {
+                    100
+                };
+                if dropped {
+                    pct += TIME_DROP_PCT;
+                }
+                let mut target = opt * pct / 100;
+                if let Some(h) = hard {
+                    target = target.min(h);
+                }
+                if now >= target {
                     break;
                 }
             }
             // The next iteration takes a few times longer than this one: do not start one
             // that cannot finish before the hard deadline (its work would be thrown away).
-            if let Some(h) = self.shared.limits.hard_time {
+            if let Some(h) = hard {
                 if now + (now - iteration_start) * 2 > h {
                     break;
                 }
@@ -602,6 +631,9 @@ impl<'a> Worker<'a> {
                     head[ply].clear();
                     head[ply].push(m);
                     head[ply].extend_from_slice(&tail[0]);
+                    if root {
+                        self.root_best = Some((m, score, self.pv[0].clone()));
+                    }
                     if score >= beta {
                         if !threat {
                             let k = &mut self.killers[ply];

@@ -31,7 +31,7 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Hard deadline measured from the start of the search, if set.
     pub hard_time: Option<Duration>,
-    /// Soft target: no new iteration starts after it, if set.
+    /// Optimum time: no new iteration starts after it (scaled by best-move stability), if set.
     pub soft_time: Option<Duration>,
     /// Set from outside to stop the search as soon as possible.
     pub stop: Arc<AtomicBool>,
@@ -66,35 +66,46 @@ impl Limits {
     /// (no new iteration) of about half.
     #[must_use]
     pub fn time_ms(ms: u64) -> Limits {
-        Limits::from_clock(Some(ms), None, 0)
+        Limits::from_clock(Some(ms), None, 0, 0)
     }
 
     /// Time limits from a game clock: the per-move limit `turn_ms` and the match time left
-    /// `match_left_ms` (either may be absent = unlimited), minus `margin_ms` for communication.
-    /// The hard deadline is the smaller of the turn limit and a share of the match time (a
-    /// twentieth, but at most a third); the soft target is half of it (extended on best-move
-    /// instability, never past the hard deadline). A limit of 0 means "answer at once": the
-    /// hard deadline is then 1 ms.
+    /// `match_left_ms` (either may be absent = unlimited), minus `margin_ms` for communication,
+    /// with `stones` stones on the board (the game phase).
+    ///
+    /// * Hard deadline (the search is aborted): the turn limit, and at most a quarter of the
+    ///   match time left.
+    /// * Optimum (no new iteration once passed, scaled by the stability of the best move
+    ///   between half and twice, never past the hard deadline): 90% of the turn limit, and the
+    ///   match time left divided by the expected number of own moves still to play,
+    ///   `max(TIME_MTG_MIN, TIME_MTG_BASE - stones / TIME_MTG_DIV)`.
+    ///
+    /// A limit of 0 means "answer at once": the hard deadline is then 1 ms.
     #[must_use]
-    pub fn from_clock(turn_ms: Option<u64>, match_left_ms: Option<i64>, margin_ms: u64) -> Limits {
+    pub fn from_clock(
+        turn_ms: Option<u64>,
+        match_left_ms: Option<i64>,
+        margin_ms: u64,
+        stones: usize,
+    ) -> Limits {
+        let turn = turn_ms.map(|t| t.saturating_sub(margin_ms).max(1));
         let from_match = match_left_ms.map(|m| {
-            let m = m.max(0) as u64;
-            (m / 20).max(m.min(50)).min(m / 3)
+            let m = (m.max(0) as u64).saturating_sub(margin_ms).max(1);
+            let mtg = params::TIME_MTG_BASE
+                .saturating_sub(stones as u64 / params::TIME_MTG_DIV)
+                .max(params::TIME_MTG_MIN);
+            ((m / mtg).max(1), (m / 4).max(1))
         });
-        let budget = match (turn_ms, from_match) {
-            (Some(t), Some(m)) => Some(t.min(m)),
-            (t, m) => t.or(m),
+        let (optimum, hard) = match (turn, from_match) {
+            (None, None) => return Limits::default(),
+            (Some(t), None) => (t * 9 / 10, t),
+            (None, Some((o, h))) => (o, h),
+            (Some(t), Some((o, h))) => ((t * 9 / 10).min(o), t.min(h)),
         };
-        match budget {
-            None => Limits::default(),
-            Some(b) => {
-                let hard = b.saturating_sub(margin_ms).max(1);
-                Limits {
-                    hard_time: Some(Duration::from_millis(hard)),
-                    soft_time: Some(Duration::from_millis((hard / 2).max(1))),
-                    ..Limits::default()
-                }
-            }
+        Limits {
+            hard_time: Some(Duration::from_millis(hard)),
+            soft_time: Some(Duration::from_millis(optimum.clamp(1, hard))),
+            ..Limits::default()
         }
     }
 }
@@ -284,22 +295,32 @@ mod tests {
 
     #[test]
     fn clock_limits() {
-        let l = Limits::from_clock(Some(1000), None, 50);
-        assert_eq!(l.hard_time, Some(Duration::from_millis(950)));
-        assert_eq!(l.soft_time, Some(Duration::from_millis(475)));
-        // Match time: a twentieth of what is left, when that is below the turn limit.
-        let l = Limits::from_clock(Some(5000), Some(20_000), 0);
-        assert_eq!(l.hard_time, Some(Duration::from_millis(1000)));
-        // Almost no time left: never more than a third of it.
-        let l = Limits::from_clock(Some(5000), Some(90), 0);
-        assert_eq!(l.hard_time, Some(Duration::from_millis(30)));
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
+        // Turn limit only: the hard deadline is the limit less the margin, the optimum 90%.
+        let l = Limits::from_clock(Some(1000), None, 50, 10);
+        assert_eq!(ms(l.hard_time), Some(950));
+        assert_eq!(ms(l.soft_time), Some(855));
+        // Match time: the optimum is the time left over the moves to go (20 at the start,
+        // fewer later, never below the minimum); the hard deadline at most a quarter of it.
+        let l = Limits::from_clock(Some(5000), Some(20_000), 0, 0);
+        assert_eq!(ms(l.soft_time), Some(20_000 / params::TIME_MTG_BASE));
+        assert_eq!(ms(l.hard_time), Some(5000));
+        let late = Limits::from_clock(Some(5000), Some(20_000), 0, 400);
+        assert_eq!(ms(late.soft_time), Some(20_000 / params::TIME_MTG_MIN));
+        assert!(late.soft_time > l.soft_time);
+        let l = Limits::from_clock(None, Some(8_000), 0, 0);
+        assert_eq!(ms(l.hard_time), Some(2_000));
+        // Almost no time left: never more than a quarter of it.
+        let l = Limits::from_clock(Some(5000), Some(90), 0, 0);
+        assert_eq!(ms(l.hard_time), Some(22));
+        assert!(l.soft_time <= l.hard_time);
         // Negative time left (the manager may send it): answer at once.
-        let l = Limits::from_clock(None, Some(-5), 10);
-        assert_eq!(l.hard_time, Some(Duration::from_millis(1)));
-        assert_eq!(Limits::from_clock(None, None, 10).hard_time, None);
+        let l = Limits::from_clock(None, Some(-5), 10, 0);
+        assert_eq!(ms(l.hard_time), Some(1));
+        assert_eq!(Limits::from_clock(None, None, 10, 0).hard_time, None);
         assert_eq!(
-            Limits::from_clock(Some(0), None, 30).hard_time,
-            Some(Duration::from_millis(1))
+            ms(Limits::from_clock(Some(0), None, 30, 0).hard_time),
+            Some(1)
         );
     }
 }

@@ -32,3 +32,19 @@ pub const ROOT_VCF_NODES: u64 = 20_000;
 pub const FOUR_EXTENSION_MAX_PLY: usize = 24;
 /// Weight of the opponent's score of a cell in move ordering, in percent (untested).
 pub const DEFENCE_PCT: i32 = 70;
+/// Time: expected own moves still to play at the start of a game (match time / this = the
+/// optimum per move).
+pub const TIME_MTG_BASE: u64 = 20;
+/// Time: the expected moves to go shrink by one per this many stones on the board.
+pub const TIME_MTG_DIV: u64 = 8;
+/// Time: the expected moves to go never fall below this.
+pub const TIME_MTG_MIN: u64 = 6;
+/// Time: the optimum is scaled to this percentage after an iteration that changed the best move.
+pub const TIME_UNSTABLE_PCT: u32 = 160;
+/// Time: the optimum is scaled to this percentage once the best move held for 3 iterations.
+pub const TIME_STABLE_PCT: u32 = 60;
+/// Time: extra percentage of the optimum after the score dropped by more than
+/// [`TIME_SCORE_DROP`] in one iteration.
+pub const TIME_DROP_PCT: u32 = 40;
+/// Time: a score drop (evaluation units) that earns more time.
+pub const TIME_SCORE_DROP: i32 = 40;
