@@ -180,13 +180,17 @@ pub fn play(
             && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
                 .map(|l| l.eq_ignore_ascii_case("OK"))
                 .unwrap_or(false);
-        let info = [
+        // Without a per-move limit `timeout_turn` is not sent at all: 0 would mean "play as
+        // fast as possible".
+        let mut info = vec![
             format!("INFO rule {}", gomocup_rule(cfg.rule)),
             format!("INFO timeout_match {}", cfg.tc.match_ms),
-            format!("INFO timeout_turn {}", cfg.tc.turn_ms.unwrap_or(0)),
-            format!("INFO max_memory {}", cfg.max_memory),
-            "INFO game_type 1".to_string(),
         ];
+        if let Some(t) = cfg.tc.turn_ms {
+            info.push(format!("INFO timeout_turn {t}"));
+        }
+        info.push(format!("INFO max_memory {}", cfg.max_memory));
+        info.push("INFO game_type 1".to_string());
         let sent = info.iter().all(|l| e.send(l).is_ok());
         if !ok || !sent {
             let c = if i == 0 { Color::Black } else { Color::White };

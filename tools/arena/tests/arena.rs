@@ -323,3 +323,28 @@ fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
     assert!(summary.contains("\"status\": \"AcceptH1\""), "{summary}");
     assert!(stdout.contains("H1 accepted after"), "{stdout}");
 }
+
+#[test]
+fn a_match_clock_without_a_move_limit_sends_no_timeout_turn() {
+    // `--tc 4` is 4 s per game and no per-move limit; `INFO timeout_turn 0` would tell the
+    // engines to play at once (the fixture exits on it, which the arena scores as a crash).
+    let out = out_dir("noturnzero");
+    std::fs::create_dir_all(&out).unwrap();
+    let (_, summary) = arena(
+        &[
+            "--engine",
+            &fixture("noturnzero"),
+            "--engine",
+            &fixture("greedy"),
+            "--rule",
+            "freestyle",
+            "--games",
+            "2",
+            "--tc",
+            "4",
+        ],
+        &out,
+    );
+    assert_eq!(json_count(&summary, "games"), 2, "{summary}");
+    assert!(!summary.contains("\"crash\""), "{summary}");
+}

@@ -5,7 +5,8 @@
 //! optional second argument), `crash` (exits when asked for a move), `hang` (never answers a
 //! move), `garbage` (answers a move request with text), `occupied` (answers with an occupied
 //! point), `foul` (as black plays a forbidden point when there is one), `noabout` (never
-//! answers ABOUT, otherwise greedy).
+//! answers ABOUT, otherwise greedy), `noturnzero` (exits when told `INFO timeout_turn 0`,
+//! otherwise greedy).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -58,7 +59,15 @@ fn main() {
             }
             "INFO" => {
                 let mut it = line.split_whitespace().skip(1);
-                if it.next().map(str::to_ascii_lowercase).as_deref() == Some("rule") {
+                let key = it.next().map(str::to_ascii_lowercase);
+                if mode == "noturnzero"
+                    && key.as_deref() == Some("timeout_turn")
+                    && it.clone().next() == Some("0")
+                {
+                    // "Play as fast as possible" where the match has a clock: a manager bug.
+                    std::process::exit(3);
+                }
+                if key.as_deref() == Some("rule") {
                     rule = it
                         .next()
                         .and_then(|v| v.parse().ok())
