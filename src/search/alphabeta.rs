@@ -2,7 +2,7 @@
 
 use super::params::*;
 use super::threats::{find_five, four_moves, has_five, has_open_four, legal, rank, sort_moves};
-use super::tt::{Bound, Store};
+use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
@@ -472,18 +472,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            ply_i,
-            Store {
-                mv: best_move,
-                score: best,
-                eval: stand,
-                depth: 0,
-                bound,
-                pv: false,
-            },
-        );
+        self.shared.tt.store(key, ply_i, best_move, best, 0, bound);
         best
     }
 
@@ -539,12 +528,8 @@ impl<'a> Worker<'a> {
         // Step 5. Transposition table.
         let key = self.board.hash();
         let mut tt_move = Pos::PASS;
-        let mut tt_eval = None;
-        let mut tt_pv = pv_node;
         if let Some(e) = self.shared.tt.probe(key, ply_i) {
             tt_move = e.mv;
-            tt_eval = Some(e.eval);
-            tt_pv |= e.pv;
             if !pv_node && e.depth >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -582,8 +567,7 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return 0; // no legal move: a draw
         }
-        let static_eval =
-            tt_eval.unwrap_or_else(|| evaluate_with(&self.board, &self.shared.weights));
+        let static_eval = evaluate_with(&self.board, &self.shared.weights);
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
         // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
@@ -672,18 +656,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            ply_i,
-            Store {
-                mv: best_move,
-                score: best,
-                eval: static_eval,
-                depth,
-                bound,
-                pv: tt_pv,
-            },
-        );
+        self.shared
+            .tt
+            .store(key, ply_i, best_move, best, depth, bound);
         best
     }
 }
