@@ -544,6 +544,34 @@ impl<'a> Worker<'a> {
         if tt_move != Pos::PASS && !self.board.is_empty(tt_move) {
             tt_move = Pos::PASS;
         }
+        // Step 6. Threats against the side to move, and the static evaluation.
+        let opp_open_three = forced.is_none() && has_open_four(&self.board, opp);
+        let threatened = forced.is_some() || opp_open_three;
+        let static_eval = evaluate_with(&self.board, &self.shared.weights);
+        self.evals[ply] = static_eval;
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        // Null move: when the side to move is not threatened and already above beta, let the
+        // opponent move twice; if that still fails high at a reduced depth, so does this node.
+        if !root
+            && !pv_node
+            && !threatened
+            && depth >= NMP_MIN_DEPTH
+            && static_eval >= beta
+            && beta.abs() < WIN_THRESHOLD
+            && self.board.last_move().is_some_and(|(p, _)| !p.is_pass())
+        {
+            let r = NMP_BASE + depth / NMP_DIV;
+            self.board.pass();
+            let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.board.undo();
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                return if v >= WIN_THRESHOLD { beta } else { v };
+            }
+        }
+        //@PRUNE@
         // Step 7. Move generation: the root list, a forced block, defences against an open
         // three, or all.
         let moves = if root {
@@ -555,7 +583,7 @@ impl<'a> Worker<'a> {
             r
         } else if let Some(f) = forced {
             vec![f]
-        } else if has_open_four(&self.board, opp) {
+        } else if opp_open_three {
             let d = self.defence_moves(ply, tt_move, me);
             if d.is_empty() {
                 return -(WIN - (ply_i + 4));
@@ -567,9 +595,6 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return 0; // no legal move: a draw
         }
-        let static_eval = evaluate_with(&self.board, &self.shared.weights);
-        self.evals[ply] = static_eval;
-        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
         // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
         // reductions.
         let mut best = -WIN;

@@ -48,3 +48,9 @@ pub const TIME_STABLE_PCT: u32 = 60;
 pub const TIME_DROP_PCT: u32 = 40;
 /// Time: a score drop (evaluation units) that earns more time.
 pub const TIME_SCORE_DROP: i32 = 40;
+/// Null-move pruning: minimum depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move pruning: reduction `NMP_BASE + depth / NMP_DIV` (besides the ply itself).
+pub const NMP_BASE: i32 = 2;
+/// Null-move pruning: depth divisor of the reduction.
+pub const NMP_DIV: i32 = 4;
