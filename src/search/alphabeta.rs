@@ -571,17 +571,6 @@ impl<'a> Worker<'a> {
                 return if v >= WIN_THRESHOLD { beta } else { v };
             }
         }
-        // Reverse futility: at low depth, a static evaluation far above beta stands when the
-        // side to move is not threatened.
-        if !root
-            && !pv_node
-            && !threatened
-            && depth <= RFP_DEPTH
-            && static_eval < WIN_THRESHOLD
-            && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-        {
-            return static_eval;
-        }
         //@PRUNE@
         // Step 7. Move generation: the root list, a forced block, defences against an open
         // three, or all.

@@ -54,7 +54,3 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 2;
 /// Null-move pruning: depth divisor of the reduction.
 pub const NMP_DIV: i32 = 4;
-/// Reverse futility pruning: maximum depth.
-pub const RFP_DEPTH: i32 = 3;
-/// Reverse futility pruning: margin per ply of depth (evaluation units).
-pub const RFP_MARGIN: i32 = 120;
