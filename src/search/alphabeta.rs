@@ -280,10 +280,11 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            // The next iteration takes a few times longer than this one: do not start one
-            // that cannot finish before the hard deadline (its work would be thrown away).
+            // Do not start an iteration that would not even get as far as this one took before
+            // the hard deadline (an aborted one still counts for a fully searched better root
+            // move).
             if let Some(h) = hard {
-                if now + (now - iteration_start) * 2 > h {
+                if now + (now - iteration_start) > h {
                     break;
                 }
             }
