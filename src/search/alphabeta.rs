@@ -280,11 +280,10 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            // Do not start an iteration that would not even get as far as this one took before
-            // the hard deadline (an aborted one still counts for a fully searched better root
-            // move).
+            // The next iteration takes a few times longer than this one: do not start one
+            // that cannot finish before the hard deadline (its work would be thrown away).
             if let Some(h) = hard {
-                if now + (now - iteration_start) > h {
+                if now + (now - iteration_start) * 2 > h {
                     break;
                 }
             }

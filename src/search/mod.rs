@@ -76,7 +76,7 @@ impl Limits {
     /// * Hard deadline (the search is aborted): the turn limit, and at most a quarter of the
     ///   match time left.
     /// * Optimum (no new iteration once passed, scaled by the stability of the best move
-    ///   between 75% and twice, never past the hard deadline): the turn limit, and the
+    ///   between half and twice, never past the hard deadline): 90% of the turn limit, and the
     ///   match time left divided by the expected number of own moves still to play,
     ///   `max(TIME_MTG_MIN, TIME_MTG_BASE - stones / TIME_MTG_DIV)`.
     ///
@@ -98,9 +98,9 @@ impl Limits {
         });
         let (optimum, hard) = match (turn, from_match) {
             (None, None) => return Limits::default(),
-            (Some(t), None) => (t, t),
+            (Some(t), None) => (t * 9 / 10, t),
             (None, Some((o, h))) => (o, h),
-            (Some(t), Some((o, h))) => (t.min(o), t.min(h)),
+            (Some(t), Some((o, h))) => ((t * 9 / 10).min(o), t.min(h)),
         };
         Limits {
             hard_time: Some(Duration::from_millis(hard)),
@@ -296,10 +296,10 @@ mod tests {
     #[test]
     fn clock_limits() {
         let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
-        // Turn limit only: the hard deadline and the optimum are the limit less the margin.
+        // Turn limit only: the hard deadline is the limit less the margin, the optimum 90%.
         let l = Limits::from_clock(Some(1000), None, 50, 10);
         assert_eq!(ms(l.hard_time), Some(950));
-        assert_eq!(ms(l.soft_time), Some(950));
+        assert_eq!(ms(l.soft_time), Some(855));
         // Match time: the optimum is the time left over the moves to go (20 at the start,
         // fewer later, never below the minimum); the hard deadline at most a quarter of it.
         let l = Limits::from_clock(Some(5000), Some(20_000), 0, 0);

@@ -42,7 +42,7 @@ pub const TIME_MTG_MIN: u64 = 6;
 /// Time: the optimum is scaled to this percentage after an iteration that changed the best move.
 pub const TIME_UNSTABLE_PCT: u32 = 160;
 /// Time: the optimum is scaled to this percentage once the best move held for 3 iterations.
-pub const TIME_STABLE_PCT: u32 = 75;
+pub const TIME_STABLE_PCT: u32 = 60;
 /// Time: extra percentage of the optimum after the score dropped by more than
 /// [`TIME_SCORE_DROP`] in one iteration.
 pub const TIME_DROP_PCT: u32 = 40;
