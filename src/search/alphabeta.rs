@@ -369,12 +369,10 @@ impl<'a> Worker<'a> {
         sort_moves(&mut v)
     }
 
-    /// Threat quiescence at depth 0 and below: stand pat on the static evaluation, then the side
-    /// to move's fours (each answered by the forced block); the reply to a five is forced and is
-    /// searched without standing pat. A renju black block on a forbidden point is no block (the
-    /// five wins). Results go to the transposition table at depth 0.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
-        self.pv[ply].clear();
+    /// Count a node and poll the limits every [`CHECK_EVERY`] nodes; true once the search must
+    /// stop.
+    #[inline]
+    fn count_node(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
@@ -383,7 +381,25 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
             }
         }
-        if self.stopped {
+        self.stopped
+    }
+
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    #[inline]
+    fn set_pv(&mut self, ply: usize, m: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Threat quiescence at depth 0 and below: stand pat on the static evaluation, then the side
+    /// to move's fours (each answered by the forced block); the reply to a five is forced and is
+    /// searched without standing pat. A renju black block on a forbidden point is no block (the
+    /// five wins). Results go to the transposition table at depth 0.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.count_node() {
             return 0;
         }
         let me = self.board.side_to_move();
@@ -405,9 +421,7 @@ impl<'a> Worker<'a> {
             let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
             self.board.undo();
             if !self.stopped && score > alpha {
-                let (head, tail) = self.pv.split_at_mut(ply + 1);
-                head[ply].push(f);
-                head[ply].extend_from_slice(&tail[0]);
+                self.set_pv(ply, f);
             }
             return score;
         }
@@ -425,12 +439,7 @@ impl<'a> Worker<'a> {
         let mut tt_move = Pos::PASS;
         if let Some(e) = self.shared.tt.probe(key, ply_i) {
             tt_move = e.mv;
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut && e.depth >= 0 {
+            if e.depth >= 0 && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
@@ -455,10 +464,7 @@ impl<'a> Worker<'a> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, m);
                     if score >= beta {
                         break;
                     }
@@ -488,15 +494,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         // Step 1. Count the node; check the limits every few thousand nodes.
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_EVERY;
-            self.flush_nodes();
-            if self.shared.should_stop() {
-                self.stopped = true;
-            }
-        }
-        if self.stopped {
+        if self.count_node() {
             return 0;
         }
         let me = self.board.side_to_move();
@@ -530,15 +528,8 @@ impl<'a> Worker<'a> {
         let mut tt_move = Pos::PASS;
         if let Some(e) = self.shared.tt.probe(key, ply_i) {
             tt_move = e.mv;
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return e.score;
-                }
+            if !pv_node && e.depth >= depth && e.cuts(alpha, beta) {
+                return e.score;
             }
         }
         if tt_move != Pos::PASS && !self.board.is_empty(tt_move) {
@@ -652,10 +643,7 @@ impl<'a> Worker<'a> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.set_pv(ply, m);
                     if root {
                         self.root_best = Some((m, score, self.pv[0].clone()));
                     }

@@ -76,7 +76,7 @@ impl Limits {
     /// * Hard deadline (the search is aborted): the turn limit, and at most a quarter of the
     ///   match time left.
     /// * Optimum (no new iteration once passed, scaled by the stability of the best move
-    ///   between half and twice, never past the hard deadline): 90% of the turn limit, and the
+    ///   between 60% and 200%, never past the hard deadline): 90% of the turn limit, and the
     ///   match time left divided by the expected number of own moves still to play,
     ///   `max(TIME_MTG_MIN, TIME_MTG_BASE - stones / TIME_MTG_DIV)`.
     ///

@@ -33,6 +33,19 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+impl Entry {
+    /// Whether the stored bound settles a node searched with the window `(alpha, beta)`.
+    #[inline]
+    #[must_use]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// The shared table.
 pub struct Table {
     slots: Vec<[AtomicU64; 2]>,

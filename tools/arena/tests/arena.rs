@@ -293,30 +293,46 @@ fn bad_arguments_are_one_line_errors() {
     }
 }
 
+/// A freestyle match between two fixture modes with `games`, `tc` and any `extra` arguments;
+/// returns (stdout, summary.json text).
+fn fixture_match(
+    name: &str,
+    a: &str,
+    b: &str,
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> (String, String) {
+    let out = out_dir(name);
+    std::fs::create_dir_all(&out).unwrap();
+    let (fa, fb) = (fixture(a), fixture(b));
+    let mut args = vec![
+        "--engine",
+        &fa,
+        "--engine",
+        &fb,
+        "--rule",
+        "freestyle",
+        "--games",
+        games,
+        "--tc",
+        tc,
+    ];
+    args.extend_from_slice(extra);
+    arena(&args, &out)
+}
+
 #[test]
 fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
     // The greedy fixture against one that answers garbage: every game is a win, so H1 of
     // [0, 10] is accepted long before the game limit, and the report says when.
-    let out = out_dir("sprt-stop");
-    std::fs::create_dir_all(&out).unwrap();
-    let (stdout, summary) = arena(
-        &[
-            "--engine",
-            &fixture("greedy"),
-            "--engine",
-            &fixture("garbage"),
-            "--rule",
-            "freestyle",
-            "--games",
-            "400",
-            "--tc",
-            "0/0.2",
-            "--concurrency",
-            "2",
-            "--sprt",
-            "0,10",
-        ],
-        &out,
+    let (stdout, summary) = fixture_match(
+        "sprt-stop",
+        "greedy",
+        "garbage",
+        "400",
+        "0/0.2",
+        &["--concurrency", "2", "--sprt", "0,10"],
     );
     let games = json_count(&summary, "games");
     assert!(games < 400, "{summary}");
@@ -328,23 +344,7 @@ fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
 fn a_match_clock_without_a_move_limit_sends_no_timeout_turn() {
     // `--tc 4` is 4 s per game and no per-move limit; `INFO timeout_turn 0` would tell the
     // engines to play at once (the fixture exits on it, which the arena scores as a crash).
-    let out = out_dir("noturnzero");
-    std::fs::create_dir_all(&out).unwrap();
-    let (_, summary) = arena(
-        &[
-            "--engine",
-            &fixture("noturnzero"),
-            "--engine",
-            &fixture("greedy"),
-            "--rule",
-            "freestyle",
-            "--games",
-            "2",
-            "--tc",
-            "4",
-        ],
-        &out,
-    );
+    let (_, summary) = fixture_match("noturnzero", "noturnzero", "greedy", "2", "4", &[]);
     assert_eq!(json_count(&summary, "games"), 2, "{summary}");
     assert!(!summary.contains("\"crash\""), "{summary}");
 }
