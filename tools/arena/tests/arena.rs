@@ -324,15 +324,17 @@ fn fixture_match(
 
 #[test]
 fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
-    // The greedy fixture against one that answers garbage: every game is a win, so H1 of
-    // [0, 10] is accepted long before the game limit, and the report says when.
+    // The greedy fixture against one that never answers a move: every game is a win on time,
+    // so H1 of [0, 10] is accepted long before the game limit, and the report says when. (The
+    // loser must take a moment per game: with instant games the workers can finish every job
+    // before the recording thread reaches the decision.)
     let (stdout, summary) = fixture_match(
         "sprt-stop",
         "greedy",
-        "garbage",
+        "hang",
         "400",
-        "0/0.2",
-        &["--concurrency", "2", "--sprt", "0,10"],
+        "0/0.1",
+        &["--concurrency", "2", "--tolerance", "100", "--sprt", "0,10"],
     );
     let games = json_count(&summary, "games");
     assert!(games < 400, "{summary}");
