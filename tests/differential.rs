@@ -1,6 +1,7 @@
-//! Differential foul test: the fast renju foul detector against the slow reference at every
-//! empty point of many seeded hard positions. Size knob: `FOUL_POSITIONS` (default 20,000);
-//! seed knob: `FOUL_SEED`.
+//! Differential tests on many seeded hard positions: the fast renju foul detector against the
+//! slow reference at every empty point (size knob `FOUL_POSITIONS`, default 20,000; seed knob
+//! `FOUL_SEED`), and the search's open-three defence generator against the try-every-move
+//! reference (size knob `DEFENCE_POSITIONS`).
 
 mod common;
 use rayon::prelude::*;
@@ -93,4 +94,57 @@ fn fast_fouls_equal_reference_fouls() {
             "{total:?}"
         );
     }
+}
+
+/// The search's defence generator against an open three (moves tried on the board only when
+/// they can matter) equals the reference that tries every legal move, on seeded positions of
+/// every rule where the side to move faces an open-four point. Size knob: `DEFENCE_POSITIONS`
+/// (default 20,000 generated positions).
+#[test]
+fn open_four_defences_equal_reference() {
+    use renju_engine::search::threats::{legal, open_four_defences, open_four_defences_slow};
+    let positions = env_usize("DEFENCE_POSITIONS", 20_000);
+    let mut gen = common::PositionGen::new(77);
+    let mut checked = 0usize;
+    let mut defences = 0usize;
+    for i in 0..positions {
+        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][i % 4];
+        let size = if i % 5 == 0 { 20 } else { 15 };
+        let (black, white) = gen.next(size);
+        for to_move in [Color::Black, Color::White] {
+            let mut b = common::board_from(rule, size, &black, &white, 0);
+            if b.side_to_move() != to_move {
+                b.pass();
+            }
+            let opp = to_move.opponent();
+            if b.has(Color::Black, renju_engine::pattern::Class::Five)
+                || b.has(Color::White, renju_engine::pattern::Class::Five)
+                || !b.has(opp, renju_engine::pattern::Class::OpenFour)
+            {
+                continue;
+            }
+            let cands: Vec<_> = b.candidates().collect();
+            let moves: Vec<_> = cands
+                .into_iter()
+                .filter(|&p| legal(&mut b, p, to_move))
+                .collect();
+            let fast = open_four_defences(&mut b, to_move, moves.clone());
+            let slow = open_four_defences_slow(&mut b, to_move, moves);
+            assert_eq!(
+                fast, slow,
+                "position {i}, {rule:?}, {to_move:?} to move\n{b}"
+            );
+            checked += 1;
+            defences += slow.len();
+        }
+    }
+    // The generator must actually produce the case under test.
+    assert!(
+        checked > positions / 50,
+        "only {checked} positions had an open three"
+    );
+    assert!(
+        defences > checked,
+        "{defences} defences over {checked} positions"
+    );
 }

@@ -1,7 +1,9 @@
 //! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
 
 use super::params::*;
-use super::threats::{find_five, four_moves, has_five, has_open_four, legal, rank, sort_moves};
+use super::threats::{
+    find_five, four_moves, has_open_four, legal, open_four_defences, rank, sort_moves,
+};
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
@@ -339,18 +341,8 @@ impl<'a> Worker<'a> {
 
     /// Moves of `me` that stop the opponent's open-four threat (or make a four), in order.
     fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let opp = me.opponent();
         let all = self.ordered_moves_unpruned(ply, tt_move, me);
-        let mut out = Vec::new();
-        for p in all {
-            self.board.play_unchecked(p);
-            let ok = has_five(&self.board, me) || !has_open_four(&self.board, opp);
-            self.board.undo();
-            if ok {
-                out.push(p);
-            }
-        }
-        out
+        open_four_defences(&mut self.board, me, all)
     }
 
     fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {

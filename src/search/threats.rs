@@ -2,7 +2,7 @@
 //! four-making and three-making moves.
 
 use crate::board::Board;
-use crate::pattern::Class;
+use crate::pattern::{Class, Pattern};
 use crate::rules::renju;
 use crate::types::{Color, Pos, Rule};
 
@@ -80,6 +80,55 @@ pub fn threat_moves(board: &mut Board, c: Color) -> Vec<Pos> {
         }
     }
     sort_moves(&mut v)
+}
+
+/// The moves of `moves` (legal moves of `c`, in any order) that answer the opponent's open-four
+/// threat (an open three): after the move `c` has a five point or the opponent has no open-four
+/// point left. Same set and order as [`open_four_defences_slow`], which plays every move.
+///
+/// A stone changes the classes of cells on its four lines within five steps only, so a move away
+/// from any of the opponent's open-four points that makes no four of its own cannot be a
+/// defence; only the others are tried on the board.
+pub fn open_four_defences(board: &mut Board, c: Color, moves: Vec<Pos>) -> Vec<Pos> {
+    let opp = c.opponent();
+    let n = board.size();
+    let targets: Vec<(i32, i32)> = board
+        .candidates()
+        .filter(|&q| board.class(q, opp) == Class::OpenFour)
+        .map(|q| (q.x(n) as i32, q.y(n) as i32))
+        .collect();
+    let mut out = Vec::new();
+    for p in moves {
+        let (px, py) = (p.x(n) as i32, p.y(n) as i32);
+        let reaches_all = targets.iter().all(|&(qx, qy)| {
+            let (dx, dy) = (qx - px, qy - py);
+            (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
+        });
+        let makes_four = (0..4).any(|d| {
+            let pat = board.pattern(p, d, c);
+            pat.four_count() > 0 || pat == Pattern::Five
+        });
+        if (reaches_all || makes_four) && defends_open_four(board, c, p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The reference for [`open_four_defences`]: every move tried on the board.
+pub fn open_four_defences_slow(board: &mut Board, c: Color, moves: Vec<Pos>) -> Vec<Pos> {
+    moves
+        .into_iter()
+        .filter(|&p| defends_open_four(board, c, p))
+        .collect()
+}
+
+/// Whether `c` playing `p` leaves it a five point or the opponent no open-four point.
+fn defends_open_four(board: &mut Board, c: Color, p: Pos) -> bool {
+    board.put_unchecked(p, c);
+    let ok = has_five(board, c) || !has_open_four(board, c.opponent());
+    board.undo();
+    ok
 }
 
 /// Sort `(key, pos)` by key descending, ties by cell ascending; return the cells.
