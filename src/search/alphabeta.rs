@@ -1,6 +1,7 @@
 //! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
 
 use super::params::*;
+use super::picker::Picker;
 use super::threats::{
     find_five, four_moves, has_open_four, legal, open_four_defences, rank, sort_moves,
 };
@@ -107,7 +108,7 @@ impl<'a> Worker<'a> {
                 return vec![centre];
             }
         }
-        let mut moves = self.ordered_moves(0, Pos::PASS, me);
+        let mut moves = self.ordered_moves_unpruned(0, Pos::PASS, me);
         if moves.is_empty() {
             // Far from every stone (or an empty board with the centre excluded).
             let all: Vec<Pos> = self.board.empty_cells().collect();
@@ -318,25 +319,20 @@ impl<'a> Worker<'a> {
         k + (self.history[me.index()][p.index()] >> 4).min(4_000)
     }
 
-    /// Legal candidate moves of `me` ordered best first: TT move, threats, killers, history;
-    /// quiet moves beyond [`MAX_QUIET_MOVES`] are dropped (never at the root).
-    fn ordered_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let opp = me.opponent();
-        let mut moves = self.ordered_moves_unpruned(ply, tt_move, me);
-        if ply > 0 && moves.len() > MAX_QUIET_MOVES {
-            let mut quiet = 0;
-            moves.retain(|&p| {
-                let threat =
-                    rank(self.board.class(p, me)) > 0 || rank(self.board.class(p, opp)) > 0;
-                if threat || p == tt_move {
-                    true
+    /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
+    /// killers, history.
+    fn keyed_candidates(&self, ply: usize, tt_move: Pos, me: Color) -> Vec<(i32, Pos)> {
+        self.board
+            .candidates()
+            .map(|p| {
+                let k = if p == tt_move {
+                    i32::MAX
                 } else {
-                    quiet += 1;
-                    quiet <= MAX_QUIET_MOVES
-                }
-            });
-        }
-        moves
+                    self.order_key(p, me, ply)
+                };
+                (k, p)
+            })
+            .collect()
     }
 
     /// Moves of `me` that stop the opponent's open-four threat (or make a four), in order.
@@ -573,19 +569,44 @@ impl<'a> Worker<'a> {
             }
             d
         } else {
-            self.ordered_moves(ply, tt_move, me)
+            Vec::new()
         };
-        if moves.is_empty() {
-            return 0; // no legal move: a draw
-        }
+        // All other nodes: candidates picked best first on demand, legality checked on
+        // picking, quiet moves past [`MAX_QUIET_MOVES`] dropped.
+        let lazy = !root && forced.is_none() && !opp_open_three;
+        let mut picker = if lazy {
+            Picker::new(self.keyed_candidates(ply, tt_move, me))
+        } else {
+            Picker::in_order(moves)
+        };
         // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
         // reductions.
         let mut best = -WIN;
-        let mut best_move = moves[0];
+        let mut best_move = Pos::PASS;
         let orig_alpha = alpha;
         let mut quiets = 0usize;
+        let mut capped = 0usize;
         let count_limit = move_count_limit(depth, improving);
-        for (i, &m) in moves.iter().enumerate() {
+        let mut next = 0usize;
+        while let Some(m) = picker.next_move() {
+            if lazy {
+                if !legal(&mut self.board, m, me) {
+                    continue;
+                }
+                let threat =
+                    rank(self.board.class(m, me)) > 0 || rank(self.board.class(m, opp)) > 0;
+                if !threat && m != tt_move {
+                    capped += 1;
+                    if capped > MAX_QUIET_MOVES {
+                        continue;
+                    }
+                }
+            }
+            let i = next;
+            next += 1;
+            if i == 0 {
+                best_move = m;
+            }
             let class = self.board.class(m, me);
             let threat = rank(class) > 0 || rank(self.board.class(m, opp)) >= 4;
             let quiet = !threat && m != tt_move && forced.is_none();
@@ -652,6 +673,9 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+        }
+        if next == 0 {
+            return 0; // no legal move: a draw
         }
         // Step 9. Store.
         let bound = if best >= beta {

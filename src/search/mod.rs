@@ -8,6 +8,7 @@
 
 mod alphabeta;
 pub mod params;
+mod picker;
 pub mod threats;
 pub mod tt;
 pub mod vcf;
