@@ -608,8 +608,16 @@ impl<'a> Worker<'a> {
                 best_move = m;
             }
             let class = self.board.class(m, me);
-            let threat = rank(class) > 0 || rank(self.board.class(m, opp)) >= 4;
+            let own = rank(class);
+            let theirs = rank(self.board.class(m, opp));
+            // Tactical moves (fours, double threes, blocks of the opponent's double-three and
+            // four-three points) are neither pruned nor reduced; open threes and blocks of the
+            // opponent's open-three points are not pruned, but reduced one ply less than quiet
+            // moves.
+            let tactical = own >= rank(Class::Four) || theirs >= rank(Class::DoubleThree);
+            let threat = tactical || own > 0 || theirs >= rank(Class::OpenThree);
             let quiet = !threat && m != tt_move && forced.is_none();
+            let reducible = !tactical && m != tt_move && forced.is_none();
             if quiet {
                 quiets += 1;
                 if !root && best > -WIN_THRESHOLD && quiets > count_limit {
@@ -626,9 +634,12 @@ impl<'a> Worker<'a> {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1);
             } else {
                 let mut r = 0;
-                if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && quiet {
+                if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && reducible {
                     r = self.reductions[depth.min(63) as usize][i.min(63)];
                     if pv_node {
+                        r -= 1;
+                    }
+                    if threat {
                         r -= 1;
                     }
                     if self.killers[ply][0] == m || self.killers[ply][1] == m {
