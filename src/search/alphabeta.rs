@@ -550,34 +550,26 @@ impl<'a> Worker<'a> {
                 return if v >= WIN_THRESHOLD { beta } else { v };
             }
         }
-        //@PRUNE@
         // Step 7. Move generation: the root list, a forced block, defences against an open
-        // three, or all.
-        let moves = if root {
+        // three, or (`lazy`) all candidates, picked best first on demand with legality checked
+        // on picking and quiet moves past [`MAX_QUIET_MOVES`] dropped.
+        let (mut picker, lazy) = if root {
             let mut r = self.root.clone();
             if let Some(i) = r.iter().position(|&p| p == tt_move) {
                 let m = r.remove(i);
                 r.insert(0, m);
             }
-            r
+            (Picker::in_order(r), false)
         } else if let Some(f) = forced {
-            vec![f]
+            (Picker::in_order(vec![f]), false)
         } else if opp_open_three {
             let d = self.defence_moves(ply, tt_move, me);
             if d.is_empty() {
                 return -(WIN - (ply_i + 4));
             }
-            d
+            (Picker::in_order(d), false)
         } else {
-            Vec::new()
-        };
-        // All other nodes: candidates picked best first on demand, legality checked on
-        // picking, quiet moves past [`MAX_QUIET_MOVES`] dropped.
-        let lazy = !root && forced.is_none() && !opp_open_three;
-        let mut picker = if lazy {
-            Picker::new(self.keyed_candidates(ply, tt_move, me))
-        } else {
-            Picker::in_order(moves)
+            (Picker::new(self.keyed_candidates(ply, tt_move, me)), true)
         };
         // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
         // reductions.
@@ -589,13 +581,14 @@ impl<'a> Worker<'a> {
         let count_limit = move_count_limit(depth, improving);
         let mut next = 0usize;
         while let Some(m) = picker.next_move() {
+            let class = self.board.class(m, me);
+            let own = rank(class);
+            let theirs = rank(self.board.class(m, opp));
             if lazy {
                 if !legal(&mut self.board, m, me) {
                     continue;
                 }
-                let threat =
-                    rank(self.board.class(m, me)) > 0 || rank(self.board.class(m, opp)) > 0;
-                if !threat && m != tt_move {
+                if own == 0 && theirs == 0 && m != tt_move {
                     capped += 1;
                     if capped > MAX_QUIET_MOVES {
                         continue;
@@ -607,9 +600,6 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 best_move = m;
             }
-            let class = self.board.class(m, me);
-            let own = rank(class);
-            let theirs = rank(self.board.class(m, opp));
             // Tactical moves (fours, double threes, blocks of the opponent's double-three and
             // four-three points) are neither pruned nor reduced; open threes and blocks of the
             // opponent's open-three points are not pruned, but reduced one ply less than quiet
