@@ -23,6 +23,7 @@ pub mod validate;
 pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
+use crate::pattern::code::CodeWeights;
 use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
 use crate::pattern::{Class, Pattern, CLASS_COUNT};
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
@@ -70,6 +71,7 @@ struct Ply {
     color: Color,
     change_start: u32,
     counts: [[u16; CLASS_COUNT]; 2],
+    sums: [[i32; 2]; 2],
     cand: CellSet,
 }
 
@@ -101,6 +103,10 @@ pub struct Board {
     pats: [u32; MAX_CELLS],
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
+    /// The evaluation weights of the rule, and per colour the sums over the empty cells of
+    /// their pattern-code weights as `[mover, waiter]`.
+    weights: &'static CodeWeights,
+    sums: [[i32; 2]; 2],
     occupied: CellSet,
     cand: CellSet,
     near: &'static [CellSet],
@@ -137,6 +143,8 @@ impl Board {
             pats: [0; MAX_CELLS],
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
+            weights: CodeWeights::get(rule),
+            sums: [[0; 2]; 2],
             occupied: [0; SET_WORDS],
             cand: [0; SET_WORDS],
             near: near_masks(size),
@@ -164,6 +172,7 @@ impl Board {
     /// Recompute every empty cell's patterns, classes and the counts from the line words.
     fn recompute_cells(&mut self) {
         self.counts = [[0; CLASS_COUNT]; 2];
+        self.sums = [[0; 2]; 2];
         for p in 0..self.size * self.size {
             if self.cells[p] != EMPTY {
                 continue;
@@ -174,9 +183,13 @@ impl Board {
             }
             self.pats[p] = pats;
             for c in Color::ALL {
-                let info = self.tables.cell_info(cell_key_of(pats, c), c);
+                let key = cell_key_of(pats, c);
+                let info = self.tables.cell_info(key, c);
                 self.info[c.index()][p] = info;
                 self.counts[c.index()][info_class(info) as usize] += 1;
+                let w = self.weights.key_weights(c, key);
+                self.sums[c.index()][0] += w[0];
+                self.sums[c.index()][1] += w[1];
             }
         }
     }
@@ -313,6 +326,22 @@ impl Board {
         self.counts[c.index()][class as usize]
     }
 
+    /// The sum over the empty cells of colour `c`'s pattern-code weights for `role`
+    /// ([`crate::pattern::code::MOVER`] or [`crate::pattern::code::WAITER`]), kept
+    /// incrementally from the rule's [`CodeWeights`].
+    #[inline]
+    #[must_use]
+    pub fn code_sum(&self, c: Color, role: usize) -> i32 {
+        self.sums[c.index()][role]
+    }
+
+    /// The evaluation weights this board sums.
+    #[inline]
+    #[must_use]
+    pub fn code_weights(&self) -> &'static CodeWeights {
+        self.weights
+    }
+
     /// Whether colour `c` has at least one empty cell of class `class` (O(1)).
     #[inline]
     #[must_use]
@@ -387,10 +416,17 @@ impl Board {
             color: c,
             change_start: self.changes.len() as u32,
             counts: self.counts,
+            sums: self.sums,
             cand: self.cand,
         });
-        for col in 0..2 {
-            self.counts[col][(self.info[col][pi] & 0xFF) as usize] -= 1;
+        for col in Color::ALL {
+            let ci = col.index();
+            self.counts[ci][(self.info[ci][pi] & 0xFF) as usize] -= 1;
+            let w = self
+                .weights
+                .key_weights(col, cell_key_of(self.pats[pi], col));
+            self.sums[ci][0] -= w[0];
+            self.sums[ci][1] -= w[1];
         }
         let v = code(c);
         self.cells[pi] = v;
@@ -450,7 +486,14 @@ impl Board {
             if (diff >> (4 * ci)) & 0x0F0F_0F0F == 0 {
                 continue;
             }
-            let info = self.tables.cell_info(cell_key_of(new, c), c);
+            let key = cell_key_of(new, c);
+            let (wn, wo) = (
+                self.weights.key_weights(c, key),
+                self.weights.key_weights(c, cell_key_of(old, c)),
+            );
+            self.sums[ci][0] += wn[0] - wo[0];
+            self.sums[ci][1] += wn[1] - wo[1];
+            let info = self.tables.cell_info(key, c);
             let old_info = self.info[ci][q];
             if info != old_info {
                 self.counts[ci][(old_info & 0xFF) as usize] -= 1;
@@ -467,6 +510,7 @@ impl Board {
             color: self.side,
             change_start: self.changes.len() as u32,
             counts: self.counts,
+            sums: self.sums,
             cand: self.cand,
         });
         self.side = self.side.opponent();
@@ -494,6 +538,7 @@ impl Board {
         }
         self.changes.truncate(start);
         self.counts = ply.counts;
+        self.sums = ply.sums;
         self.cand = ply.cand;
         let pi = ply.pos.index();
         self.cells[pi] = EMPTY;

@@ -5,6 +5,7 @@
 
 use super::{cell_key_of, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
 use crate::pattern::classify::{self, Line, EMPTY, WALL, WINDOW};
+use crate::pattern::code::code_of_key;
 use crate::pattern::table::info_class;
 use crate::pattern::{Pattern, CLASS_COUNT};
 use crate::types::{Color, Pos, DIRS};
@@ -74,6 +75,7 @@ impl Board {
         }
         // Patterns, classes, counts, candidates.
         let mut counts = [[0u16; CLASS_COUNT]; 2];
+        let mut sums = [[0i32; 2]; 2];
         let mut cand = [0u64; SET_WORDS];
         let mut occupied = [0u64; SET_WORDS];
         for p in 0..n {
@@ -99,6 +101,10 @@ impl Board {
                     return Err(format!("class/score of cell {p} for {c}"));
                 }
                 counts[c.index()][info_class(info) as usize] += 1;
+                let code = code_of_key(cell_key_of(pats, c));
+                for (role, sum) in sums[c.index()].iter_mut().enumerate() {
+                    *sum += self.weights.cell[role][c.index()][code];
+                }
             }
             let (x, y) = (pos.x(self.size) as i32, pos.y(self.size) as i32);
             let r = CANDIDATE_RADIUS as i32;
@@ -116,6 +122,12 @@ impl Board {
             return Err(format!(
                 "class counts {:?}, expected {counts:?}",
                 self.counts
+            ));
+        }
+        if sums != self.sums {
+            return Err(format!(
+                "pattern-code weight sums {:?}, expected {sums:?}",
+                self.sums
             ));
         }
         if occupied != self.occupied {
