@@ -142,8 +142,8 @@ enum Command {
         /// Adam step size (logistic units).
         #[arg(long, default_value_t = 0.002)]
         lr: f64,
-        /// L2 penalty per weight.
-        #[arg(long, default_value_t = 1e-6)]
+        /// L2 penalty per weight, on its distance from the hand weights.
+        #[arg(long, default_value_t = 1e-5)]
         l2: f64,
         /// Weight of the search score in the target (0 = game results only).
         #[arg(long, default_value_t = 0.0)]

@@ -25,7 +25,9 @@
 //! All weights live here, in [`WEIGHTS`]; see the tuning note on it.
 
 use crate::board::Board;
-use crate::pattern::code::{code_of_key, code_patterns, CodeWeights, CODES, LEVELS, MOVER, WAITER};
+use crate::pattern::code::{
+    code_of_key, code_patterns, CodeWeights, CODES, LEVELS, MAX_WEIGHT, MOVER, WAITER,
+};
 use crate::pattern::table::cell_key;
 use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::types::{Color, Rule};
@@ -187,8 +189,8 @@ pub fn weight_vector(w: &CodeWeights) -> Vec<i64> {
 /// black's tables are copied to white's.
 #[must_use]
 pub fn from_vector(v: &[i64], rule: Rule, scale: i32) -> CodeWeights {
-    let mut w = CodeWeights::zero(scale);
-    let clamp = |x: i64| x.clamp(-1_000_000, 1_000_000) as i32;
+    let mut w = CodeWeights::zero(scale, rule);
+    let clamp = |x: i64| x.clamp(-i64::from(MAX_WEIGHT), i64::from(MAX_WEIGHT)) as i32;
     for role in [MOVER, WAITER] {
         for slot in 0..2 {
             let from = if rule == Rule::Renju { slot } else { 0 };
@@ -217,7 +219,7 @@ pub fn from_vector(v: &[i64], rule: Rule, scale: i32) -> CodeWeights {
 #[must_use]
 pub fn hand_code_weights(rule: Rule, scale: i32) -> CodeWeights {
     let w = &WEIGHTS;
-    let mut cw = CodeWeights::zero(scale);
+    let mut cw = CodeWeights::zero(scale, rule);
     for c in Color::ALL {
         for code in 1..CODES {
             let class = combine(code_patterns(code), c, rule);

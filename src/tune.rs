@@ -1,6 +1,6 @@
 //! The evaluation tuner (`renju-engine tune`): logistic regression of game results on the
-//! features of [`crate::eval::features`], fitted with Adam on minibatches, L2-regularised,
-//! with every tenth game held back for validation.
+//! features of [`crate::eval::features`], fitted with (lazy) Adam on minibatches,
+//! L2-regularised towards the hand weights, with every tenth game held back for validation.
 //!
 //! The model: a position with feature vector `x` is won by the side to move with probability
 //! `sigmoid(w · x)`, `w` in logistic units. The target is the game result for the side to move
@@ -237,7 +237,7 @@ pub struct Settings {
     pub epochs: usize,
     /// Adam step size.
     pub lr: f64,
-    /// L2 penalty per weight (on the loss per position).
+    /// L2 penalty per weight on its distance from the hand weights (on the loss per position).
     pub l2: f64,
     /// Weight of the search score in the target (0 = results only).
     pub lambda: f64,
@@ -280,7 +280,8 @@ pub fn fit(
         hand.1
     );
     let start = weight_vector(&hand_code_weights(rule, scale));
-    let mut w: Vec<f64> = start.iter().map(|&x| x as f64 / f64::from(scale)).collect();
+    let w0: Vec<f64> = start.iter().map(|&x| x as f64 / f64::from(scale)).collect();
+    let mut w = w0.clone();
     let _ = writeln!(
         log,
         "epoch 0: train loss {:.5}, valid loss {:.5} (the hand weights in code form)",
@@ -323,10 +324,13 @@ pub fn fit(
             let n = chunk.len() as f64;
             let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
             for k in 0..FEATURES {
-                let g = grad[k] / n + 2.0 * st.l2 * w[k];
-                if g == 0.0 && m[k] == 0.0 {
+                // Lazy Adam: a feature absent from the batch keeps its weight and moments (an
+                // Adam step from the penalty alone would move a rare weight at the full step
+                // size every batch).
+                if grad[k] == 0.0 {
                     continue;
                 }
+                let g = grad[k] / n + 2.0 * st.l2 * (w[k] - w0[k]);
                 m[k] = b1 * m[k] + (1.0 - b1) * g;
                 v[k] = b2 * v[k] + (1.0 - b2) * g * g;
                 w[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);

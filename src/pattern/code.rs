@@ -13,7 +13,7 @@
 //! offline (`renju-engine tune`) and embedded from `src/pattern/weights/<rule>.txt` (format in
 //! [`CodeWeights::parse`]), so a build is deterministic and the bench signature pins them.
 
-use super::table::{cell_key_patterns, CELL_KEYS};
+use super::table::{cell_key_patterns, Tables, CELL_KEYS};
 use super::Pattern;
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
@@ -65,9 +65,31 @@ fn maps() -> &'static (Vec<u16>, Vec<u16>) {
     })
 }
 
+/// Largest weight magnitude (the board packs weights in 16 bits).
+pub const MAX_WEIGHT: i32 = 30_000;
+
+/// The class/score word of a packed cell entry (see [`CodeWeights::entry`]).
+#[inline]
+#[must_use]
+pub const fn entry_info(e: u64) -> u32 {
+    e as u32
+}
+
+/// The `[mover, waiter]` weights of a packed cell entry.
+#[inline]
+#[must_use]
+pub const fn entry_weights(e: u64) -> [i32; 2] {
+    [
+        ((e >> 32) as u16 as i16) as i32,
+        ((e >> 48) as u16 as i16) as i32,
+    ]
+}
+
 /// The evaluation weights of one rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeWeights {
+    /// The rule.
+    pub rule: Rule,
     /// Evaluation points per logistic unit: a score `s` for the side to move stands for a win
     /// probability of about `1 / (1 + exp(-s / scale))`.
     pub scale: i32,
@@ -76,42 +98,63 @@ pub struct CodeWeights {
     pub cell: [[[i32; CODES]; 2]; 2],
     /// `combo[mover's colour][mover level][waiter level]`, the threat-combination term.
     pub combo: [[[i32; LEVELS]; LEVELS]; 2],
-    /// `by_key[colour][cell key] = [mover weight, waiter weight]`, derived from `cell`.
-    by_key: [Vec<[i32; 2]>; 2],
+    /// `entries[colour][cell key]`: the cell table's class/score word in the low 32 bits, the
+    /// mover and waiter weights as 16-bit fields above; derived from `cell`.
+    entries: [Vec<u64>; 2],
 }
 
 impl CodeWeights {
-    /// All-zero weights with `scale`.
+    /// All-zero weights of `rule` with `scale`.
     #[must_use]
-    pub fn zero(scale: i32) -> CodeWeights {
-        CodeWeights {
+    pub fn zero(scale: i32, rule: Rule) -> CodeWeights {
+        let mut w = CodeWeights {
+            rule,
             scale,
             cell: [[[0; CODES]; 2]; 2],
             combo: [[[0; LEVELS]; LEVELS]; 2],
-            by_key: [vec![[0; 2]; CELL_KEYS], vec![[0; 2]; CELL_KEYS]],
-        }
+            entries: [vec![0; CELL_KEYS], vec![0; CELL_KEYS]],
+        };
+        w.refresh();
+        w
     }
 
-    /// Recompute the per-key lookup after `cell` changed (code 0 is forced to weigh 0).
+    /// Recompute the per-key entries after `cell` changed (code 0 is forced to weigh 0, every
+    /// weight is clamped to [`MAX_WEIGHT`]).
     pub fn refresh(&mut self) {
         for role in 0..2 {
             for c in 0..2 {
                 self.cell[role][c][0] = 0;
+                for v in &mut self.cell[role][c] {
+                    *v = (*v).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+                }
             }
         }
-        for c in 0..2 {
+        let tables = Tables::get(self.rule);
+        for col in Color::ALL {
+            let c = col.index();
             for k in 0..CELL_KEYS {
                 let code = code_of_key(k);
-                self.by_key[c][k] = [self.cell[MOVER][c][code], self.cell[WAITER][c][code]];
+                let (m, w) = (self.cell[MOVER][c][code], self.cell[WAITER][c][code]);
+                self.entries[c][k] = u64::from(tables.cell_info(k, col))
+                    | (u64::from(m as i16 as u16) << 32)
+                    | (u64::from(w as i16 as u16) << 48);
             }
         }
+    }
+
+    /// The packed entry of colour `c` for cell key `key`: the cell table's class/score word
+    /// ([`entry_info`]) and the `[mover, waiter]` weights ([`entry_weights`]).
+    #[inline]
+    #[must_use]
+    pub fn entry(&self, c: Color, key: usize) -> u64 {
+        self.entries[c.index()][key]
     }
 
     /// The `[mover, waiter]` weights of colour `c` for cell key `key`.
     #[inline]
     #[must_use]
     pub fn key_weights(&self, c: Color, key: usize) -> [i32; 2] {
-        self.by_key[c.index()][key]
+        entry_weights(self.entry(c, key))
     }
 
     /// The embedded weights of `rule` (parsed once).
@@ -128,7 +171,7 @@ impl CodeWeights {
             OnceLock::new(),
         ];
         W[rule.index()].get_or_init(|| {
-            CodeWeights::parse(embedded(rule))
+            CodeWeights::parse(embedded(rule), rule)
                 .unwrap_or_else(|e| panic!("embedded weights of {rule}: {e}"))
         })
     }
@@ -142,13 +185,13 @@ impl CodeWeights {
     /// combo <colour> <mover level> <waiter level> <weight>   colour: the mover's
     /// ```
     ///
-    /// Entries not listed weigh 0; `both` sets black and white alike (the rules other than
+    /// Weights are at most [`MAX_WEIGHT`] in magnitude. Entries not listed weigh 0; `both` sets black and white alike (the rules other than
     /// renju treat the colours the same).
     ///
     /// # Errors
     /// The first malformed line, with its number.
-    pub fn parse(text: &str) -> Result<CodeWeights, String> {
-        let mut w = CodeWeights::zero(0);
+    pub fn parse(text: &str, rule: Rule) -> Result<CodeWeights, String> {
+        let mut w = CodeWeights::zero(1, rule);
         let mut have_scale = false;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -181,7 +224,7 @@ impl CodeWeights {
                     };
                     let code = num(code)?;
                     let weight = num(weight)?;
-                    if !(0..CODES as i64).contains(&code) || weight.abs() > 1_000_000 {
+                    if !(0..CODES as i64).contains(&code) || weight.abs() > i64::from(MAX_WEIGHT) {
                         return Err(bad());
                     }
                     for &c in colours {
@@ -197,7 +240,8 @@ impl CodeWeights {
                     };
                     let (a, b, weight) = (num(a)?, num(b)?, num(weight)?);
                     let lv = 0..LEVELS as i64;
-                    if !lv.contains(&a) || !lv.contains(&b) || weight.abs() > 1_000_000 {
+                    if !lv.contains(&a) || !lv.contains(&b) || weight.abs() > i64::from(MAX_WEIGHT)
+                    {
                         return Err(bad());
                     }
                     for &c in colours {
@@ -295,7 +339,7 @@ mod tests {
     #[test]
     fn every_embedded_file_parses_and_round_trips() {
         for rule in Rule::ALL {
-            let w = CodeWeights::parse(embedded(rule)).unwrap();
+            let w = CodeWeights::parse(embedded(rule), rule).unwrap();
             assert!(w.scale > 0);
             let sym = rule != Rule::Renju;
             if sym {
@@ -306,7 +350,7 @@ mod tests {
                 );
                 assert_eq!(w.combo[0], w.combo[1], "{rule}");
             }
-            let back = CodeWeights::parse(&w.to_text(&["x".into()], sym)).unwrap();
+            let back = CodeWeights::parse(&w.to_text(&["x".into()], sym), rule).unwrap();
             assert_eq!(back, w);
         }
     }
@@ -322,14 +366,25 @@ mod tests {
             "scale 10\nfoo",
             "scale 0",
         ] {
-            assert!(CodeWeights::parse(bad).is_err(), "{bad}");
+            assert!(CodeWeights::parse(bad, Rule::Renju).is_err(), "{bad}");
         }
-        let w = CodeWeights::parse("scale 10\ncell waiter both 3 -7\ncombo white 1 2 9").unwrap();
+        let w = CodeWeights::parse(
+            "scale 10\ncell waiter both 3 -7\ncombo white 1 2 9",
+            Rule::Renju,
+        )
+        .unwrap();
         assert_eq!(w.cell[WAITER][0][3], -7);
         assert_eq!(w.cell[WAITER][1][3], -7);
         assert_eq!(w.combo[1][1][2], 9);
         assert_eq!(w.combo[0][1][2], 0);
         let k = (0..CELL_KEYS).find(|&k| code_of_key(k) == 3).unwrap();
         assert_eq!(w.key_weights(Color::White, k), [0, -7]);
+        let t = Tables::get(Rule::Renju);
+        for k in 0..CELL_KEYS {
+            for c in Color::ALL {
+                assert_eq!(entry_info(w.entry(c, k)), t.cell_info(k, c));
+            }
+        }
+        assert!(CodeWeights::parse("scale 10\ncell mover black 3 30001", Rule::Renju).is_err());
     }
 }
