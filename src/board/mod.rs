@@ -80,7 +80,7 @@ struct Ply {
 struct Change {
     cell: u16,
     pats: u32,
-    info: [u64; 2],
+    info: [u32; 2],
 }
 
 /// A Gomoku/Renju position with incremental pattern state.
@@ -101,7 +101,7 @@ pub struct Board {
     /// patterns never depend on them; the invariant tests check this against recomputation).
     reach: usize,
     pats: [u32; MAX_CELLS],
-    info: [[u64; MAX_CELLS]; 2],
+    info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
     /// The evaluation weights of the rule, and per colour the sums over the empty cells of
     /// their pattern-code weights as `[mover, waiter]`.
@@ -184,7 +184,7 @@ impl Board {
             self.pats[p] = pats;
             for c in Color::ALL {
                 let e = self.weights.entry(c, cell_key_of(pats, c));
-                self.info[c.index()][p] = e;
+                self.info[c.index()][p] = entry_info(e);
                 self.counts[c.index()][info_class(entry_info(e)) as usize] += 1;
                 let w = entry_weights(e);
                 self.sums[c.index()][0] += w[0];
@@ -299,7 +299,7 @@ impl Board {
     #[must_use]
     pub fn class(&self, p: Pos, c: Color) -> Class {
         debug_assert!(self.is_empty(p));
-        info_class(entry_info(self.info[c.index()][p.index()]))
+        info_class(self.info[c.index()][p.index()])
     }
 
     /// The move-ordering score of empty cell `p` for colour `c`.
@@ -307,7 +307,7 @@ impl Board {
     #[must_use]
     pub fn score(&self, p: Pos, c: Color) -> i32 {
         debug_assert!(self.is_empty(p));
-        info_score(entry_info(self.info[c.index()][p.index()]))
+        info_score(self.info[c.index()][p.index()])
     }
 
     /// The line pattern of empty cell `p` for colour `c` in direction `d` (index into
@@ -486,16 +486,17 @@ impl Board {
                 continue;
             }
             let e = self.weights.entry(c, cell_key_of(new, c));
-            let old_e = self.info[ci][q];
+            let old_e = self.weights.entry(c, cell_key_of(old, c));
             if e != old_e {
-                if (e ^ old_e) & 0xFF != 0 {
-                    self.counts[ci][(old_e & 0xFF) as usize] -= 1;
-                    self.counts[ci][(e & 0xFF) as usize] += 1;
-                }
                 let (wn, wo) = (entry_weights(e), entry_weights(old_e));
                 self.sums[ci][0] += wn[0] - wo[0];
                 self.sums[ci][1] += wn[1] - wo[1];
-                self.info[ci][q] = e;
+                let (info, old_info) = (entry_info(e), entry_info(old_e));
+                if info != old_info {
+                    self.counts[ci][(old_info & 0xFF) as usize] -= 1;
+                    self.counts[ci][(info & 0xFF) as usize] += 1;
+                    self.info[ci][q] = info;
+                }
             }
         }
     }

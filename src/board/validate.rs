@@ -97,7 +97,7 @@ impl Board {
             }
             for c in Color::ALL {
                 let info = self.tables.cell_info(cell_key_of(pats, c), c);
-                if info != crate::pattern::code::entry_info(self.info[c.index()][p]) {
+                if info != self.info[c.index()][p] {
                     return Err(format!("class/score of cell {p} for {c}"));
                 }
                 counts[c.index()][info_class(info) as usize] += 1;
