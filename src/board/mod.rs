@@ -23,8 +23,10 @@ pub mod validate;
 pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
-use crate::pattern::code::{entry_info, entry_weights, CodeWeights};
-use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
+use crate::pattern::code::CodeWeights;
+use crate::pattern::table::{
+    info_class, info_code, info_score, window_to_key, Tables, INFO_CLASS_MASK, WINDOW_MASK,
+};
 use crate::pattern::{Class, Pattern, CLASS_COUNT};
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
 use std::fmt;
@@ -71,7 +73,7 @@ struct Ply {
     color: Color,
     change_start: u32,
     counts: [[u16; CLASS_COUNT]; 2],
-    sums: [[i32; 2]; 2],
+    sums: [i64; 2],
     cand: CellSet,
 }
 
@@ -104,9 +106,10 @@ pub struct Board {
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
     /// The evaluation weights of the rule, and per colour the sums over the empty cells of
-    /// their pattern-code weights as `[mover, waiter]`.
+    /// their pattern-code weights, packed as `mover + waiter * 2^32` (see
+    /// [`crate::pattern::code::pack_pair`]).
     weights: &'static CodeWeights,
-    sums: [[i32; 2]; 2],
+    sums: [i64; 2],
     occupied: CellSet,
     cand: CellSet,
     near: &'static [CellSet],
@@ -144,7 +147,7 @@ impl Board {
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
             weights: CodeWeights::get(rule),
-            sums: [[0; 2]; 2],
+            sums: [0; 2],
             occupied: [0; SET_WORDS],
             cand: [0; SET_WORDS],
             near: near_masks(size),
@@ -172,7 +175,7 @@ impl Board {
     /// Recompute every empty cell's patterns, classes and the counts from the line words.
     fn recompute_cells(&mut self) {
         self.counts = [[0; CLASS_COUNT]; 2];
-        self.sums = [[0; 2]; 2];
+        self.sums = [0; 2];
         for p in 0..self.size * self.size {
             if self.cells[p] != EMPTY {
                 continue;
@@ -183,12 +186,10 @@ impl Board {
             }
             self.pats[p] = pats;
             for c in Color::ALL {
-                let e = self.weights.entry(c, cell_key_of(pats, c));
-                self.info[c.index()][p] = entry_info(e);
-                self.counts[c.index()][info_class(entry_info(e)) as usize] += 1;
-                let w = entry_weights(e);
-                self.sums[c.index()][0] += w[0];
-                self.sums[c.index()][1] += w[1];
+                let info = self.tables.cell_info(cell_key_of(pats, c), c);
+                self.info[c.index()][p] = info;
+                self.counts[c.index()][info_class(info) as usize] += 1;
+                self.sums[c.index()] += self.weights.packed(c, info_code(info));
             }
         }
     }
@@ -331,7 +332,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn code_sum(&self, c: Color, role: usize) -> i32 {
-        self.sums[c.index()][role]
+        crate::pattern::code::unpack_pair(self.sums[c.index()])[role]
     }
 
     /// The evaluation weights this board sums.
@@ -420,12 +421,9 @@ impl Board {
         });
         for col in Color::ALL {
             let ci = col.index();
-            self.counts[ci][(self.info[ci][pi] & 0xFF) as usize] -= 1;
-            let w = self
-                .weights
-                .key_weights(col, cell_key_of(self.pats[pi], col));
-            self.sums[ci][0] -= w[0];
-            self.sums[ci][1] -= w[1];
+            let info = self.info[ci][pi];
+            self.counts[ci][(info & INFO_CLASS_MASK) as usize] -= 1;
+            self.sums[ci] -= self.weights.packed(col, info_code(info));
         }
         let v = code(c);
         self.cells[pi] = v;
@@ -485,18 +483,16 @@ impl Board {
             if (diff >> (4 * ci)) & 0x0F0F_0F0F == 0 {
                 continue;
             }
-            let e = self.weights.entry(c, cell_key_of(new, c));
-            let old_e = self.weights.entry(c, cell_key_of(old, c));
-            if e != old_e {
-                let (wn, wo) = (entry_weights(e), entry_weights(old_e));
-                self.sums[ci][0] += wn[0] - wo[0];
-                self.sums[ci][1] += wn[1] - wo[1];
-                let (info, old_info) = (entry_info(e), entry_info(old_e));
-                if info != old_info {
-                    self.counts[ci][(old_info & 0xFF) as usize] -= 1;
-                    self.counts[ci][(info & 0xFF) as usize] += 1;
-                    self.info[ci][q] = info;
+            let info = self.tables.cell_info(cell_key_of(new, c), c);
+            let old_info = self.info[ci][q];
+            if info != old_info {
+                if (info ^ old_info) & INFO_CLASS_MASK != 0 {
+                    self.counts[ci][(old_info & INFO_CLASS_MASK) as usize] -= 1;
+                    self.counts[ci][(info & INFO_CLASS_MASK) as usize] += 1;
                 }
+                self.sums[ci] += self.weights.packed(c, info_code(info))
+                    - self.weights.packed(c, info_code(old_info));
+                self.info[ci][q] = info;
             }
         }
     }

@@ -124,10 +124,13 @@ impl Board {
                 self.counts
             ));
         }
-        if sums != self.sums {
+        let have = [Color::Black, Color::White].map(|c| {
+            [crate::pattern::code::MOVER, crate::pattern::code::WAITER]
+                .map(|role| self.code_sum(c, role))
+        });
+        if sums != have {
             return Err(format!(
-                "pattern-code weight sums {:?}, expected {sums:?}",
-                self.sums
+                "pattern-code weight sums {have:?}, expected {sums:?}"
             ));
         }
         if occupied != self.occupied {

@@ -13,7 +13,7 @@
 //! offline (`renju-engine tune`) and embedded from `src/pattern/weights/<rule>.txt` (format in
 //! [`CodeWeights::parse`]), so a build is deterministic and the bench signature pins them.
 
-use super::table::{cell_key_patterns, Tables, CELL_KEYS};
+use super::table::{cell_key_patterns, CELL_KEYS};
 use super::Pattern;
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
@@ -65,24 +65,23 @@ fn maps() -> &'static (Vec<u16>, Vec<u16>) {
     })
 }
 
-/// Largest weight magnitude (the board packs weights in 16 bits).
+/// Largest weight magnitude.
 pub const MAX_WEIGHT: i32 = 30_000;
 
-/// The class/score word of a packed cell entry (see [`CodeWeights::entry`]).
+/// Two weights (or two sums of weights) in one word, `a + b * 2^32`: sums of packed words are
+/// the packed sums, as long as each sum stays within 32 bits.
 #[inline]
 #[must_use]
-pub const fn entry_info(e: u64) -> u32 {
-    e as u32
+pub const fn pack_pair(a: i32, b: i32) -> i64 {
+    a as i64 + ((b as i64) << 32)
 }
 
-/// The `[mover, waiter]` weights of a packed cell entry.
+/// The two values of a [`pack_pair`] word.
 #[inline]
 #[must_use]
-pub const fn entry_weights(e: u64) -> [i32; 2] {
-    [
-        ((e >> 32) as u16 as i16) as i32,
-        ((e >> 48) as u16 as i16) as i32,
-    ]
+pub const fn unpack_pair(x: i64) -> [i32; 2] {
+    let a = x as i32;
+    [a, ((x - a as i64) >> 32) as i32]
 }
 
 /// The evaluation weights of one rule.
@@ -98,9 +97,9 @@ pub struct CodeWeights {
     pub cell: [[[i32; CODES]; 2]; 2],
     /// `combo[mover's colour][mover level][waiter level]`, the threat-combination term.
     pub combo: [[[i32; LEVELS]; LEVELS]; 2],
-    /// `entries[colour][cell key]`: the cell table's class/score word in the low 32 bits, the
-    /// mover and waiter weights as 16-bit fields above; derived from `cell`.
-    entries: [Vec<u64>; 2],
+    /// `packed[colour][code]`: the mover and waiter weights as one [`pack_pair`] word,
+    /// derived from `cell` (1024 entries: any 10-bit code indexes it without a check).
+    packed: [[i64; 1024]; 2],
 }
 
 impl CodeWeights {
@@ -112,13 +111,13 @@ impl CodeWeights {
             scale,
             cell: [[[0; CODES]; 2]; 2],
             combo: [[[0; LEVELS]; LEVELS]; 2],
-            entries: [vec![0; CELL_KEYS], vec![0; CELL_KEYS]],
+            packed: [[0; 1024]; 2],
         };
         w.refresh();
         w
     }
 
-    /// Recompute the per-key entries after `cell` changed (code 0 is forced to weigh 0, every
+    /// Recompute the per-code pairs after `cell` changed (code 0 is forced to weigh 0, every
     /// weight is clamped to [`MAX_WEIGHT`]).
     pub fn refresh(&mut self) {
         for role in 0..2 {
@@ -129,32 +128,26 @@ impl CodeWeights {
                 }
             }
         }
-        let tables = Tables::get(self.rule);
-        for col in Color::ALL {
-            let c = col.index();
-            for k in 0..CELL_KEYS {
-                let code = code_of_key(k);
-                let (m, w) = (self.cell[MOVER][c][code], self.cell[WAITER][c][code]);
-                self.entries[c][k] = u64::from(tables.cell_info(k, col))
-                    | (u64::from(m as i16 as u16) << 32)
-                    | (u64::from(w as i16 as u16) << 48);
+        for c in 0..2 {
+            for code in 0..CODES {
+                self.packed[c][code] =
+                    pack_pair(self.cell[MOVER][c][code], self.cell[WAITER][c][code]);
             }
         }
     }
 
-    /// The packed entry of colour `c` for cell key `key`: the cell table's class/score word
-    /// ([`entry_info`]) and the `[mover, waiter]` weights ([`entry_weights`]).
+    /// The packed `[mover, waiter]` weights of colour `c` for pattern code `code` (only the
+    /// low 10 bits of `code` are read).
     #[inline]
     #[must_use]
-    pub fn entry(&self, c: Color, key: usize) -> u64 {
-        self.entries[c.index()][key]
+    pub fn packed(&self, c: Color, code: usize) -> i64 {
+        self.packed[c.index()][code & 0x3FF]
     }
 
     /// The `[mover, waiter]` weights of colour `c` for cell key `key`.
-    #[inline]
     #[must_use]
     pub fn key_weights(&self, c: Color, key: usize) -> [i32; 2] {
-        entry_weights(self.entry(c, key))
+        unpack_pair(self.packed(c, code_of_key(key)))
     }
 
     /// The embedded weights of `rule` (parsed once).
@@ -356,6 +349,22 @@ mod tests {
     }
 
     #[test]
+    fn packed_pairs_add_as_pairs() {
+        let vals = [-30_000, -7, -1, 0, 1, 5, 29_999];
+        let mut sum = 0i64;
+        let (mut sa, mut sb) = (0i32, 0i32);
+        for (i, &a) in vals.iter().enumerate() {
+            for &b in &vals[i..] {
+                assert_eq!(unpack_pair(pack_pair(a, b)), [a, b]);
+                sum += pack_pair(a, b) - pack_pair(b, a) + pack_pair(a, b);
+                sa += a - b + a;
+                sb += b - a + b;
+                assert_eq!(unpack_pair(sum), [sa, sb]);
+            }
+        }
+    }
+
+    #[test]
     fn parse_rejects_bad_lines() {
         for bad in [
             "cell mover black 1 5",
@@ -379,10 +388,16 @@ mod tests {
         assert_eq!(w.combo[0][1][2], 0);
         let k = (0..CELL_KEYS).find(|&k| code_of_key(k) == 3).unwrap();
         assert_eq!(w.key_weights(Color::White, k), [0, -7]);
-        let t = Tables::get(Rule::Renju);
-        for k in 0..CELL_KEYS {
-            for c in Color::ALL {
-                assert_eq!(entry_info(w.entry(c, k)), t.cell_info(k, c));
+        // The cell table carries each key's code.
+        for rule in Rule::ALL {
+            let t = crate::pattern::table::Tables::get(rule);
+            for k in 0..CELL_KEYS {
+                for c in Color::ALL {
+                    assert_eq!(
+                        crate::pattern::table::info_code(t.cell_info(k, c)),
+                        code_of_key(k)
+                    );
+                }
             }
         }
         assert!(CodeWeights::parse("scale 10\ncell mover black 3 30001", Rule::Renju).is_err());
