@@ -142,7 +142,7 @@ enum Command {
         /// Adam step size (logistic units).
         #[arg(long, default_value_t = 0.002)]
         lr: f64,
-        /// L2 penalty per weight, on its distance from the hand weights.
+        /// L2 penalty on each code's distance from its class weight.
         #[arg(long, default_value_t = 1e-5)]
         l2: f64,
         /// Weight of the search score in the target (0 = game results only).

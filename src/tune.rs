@@ -1,6 +1,8 @@
 //! The evaluation tuner (`renju-engine tune`): logistic regression of game results on the
-//! features of [`crate::eval::features`], fitted with (lazy) Adam on minibatches,
-//! L2-regularised towards the hand weights, with every tenth game held back for validation.
+//! features of [`crate::eval::features`], fitted with (lazy) Adam on minibatches, with every
+//! tenth game held back for validation. Each code's weight is its class's weight (one per role,
+//! colour and [`Class`], unpenalised) plus a residual of its own, L2-penalised: a code seen in
+//! few positions stays near its class.
 //!
 //! The model: a position with feature vector `x` is won by the side to move with probability
 //! `sigmoid(w · x)`, `w` in logistic units. The target is the game result for the side to move
@@ -18,7 +20,8 @@ use crate::datagen::{GameRecord, PlyKind};
 use crate::eval::{
     evaluate_with, features, from_vector, hand_code_weights, weight_vector, FEATURES, WEIGHTS,
 };
-use crate::pattern::Class;
+use crate::pattern::code::{code_patterns, CODES};
+use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::rules;
 use crate::types::{Color, Rule};
 use rand::rngs::StdRng;
@@ -237,7 +240,8 @@ pub struct Settings {
     pub epochs: usize,
     /// Adam step size.
     pub lr: f64,
-    /// L2 penalty per weight on its distance from the hand weights (on the loss per position).
+    /// L2 penalty on each code's distance from its class weight and on each combination
+    /// weight (on the loss per position).
     pub l2: f64,
     /// Weight of the search score in the target (0 = results only).
     pub lambda: f64,
@@ -281,16 +285,47 @@ pub fn fit(
     );
     let start = weight_vector(&hand_code_weights(rule, scale));
     let w0: Vec<f64> = start.iter().map(|&x| x as f64 / f64::from(scale)).collect();
-    let mut w = w0.clone();
     let _ = writeln!(
         log,
         "epoch 0: train loss {:.5}, valid loss {:.5} (the hand weights in code form)",
-        loss(train, &w),
-        loss(valid, &w)
+        loss(train, &w0),
+        loss(valid, &w0)
     );
+    // Parameters: per-code residuals (and the combination weights) `r`, then one weight per
+    // role, colour slot and class `u`. A code's weight is `u[its class] + r[code]`; only `r`
+    // is penalised, so rare codes stay near their class. The hand weights are a function of
+    // the class, so they start as `u` with `r = 0`.
+    let cells = 4 * CODES;
+    let class_param = |k: usize| {
+        let (group, code) = (k / CODES, k % CODES);
+        let colour = if group % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        FEATURES + group * CLASS_COUNT + combine(code_patterns(code), colour, rule) as usize
+    };
+    let class_of: Vec<usize> = (0..cells).map(class_param).collect();
+    let params = FEATURES + 4 * CLASS_COUNT;
+    let mut p = vec![0.0f64; params];
+    for k in 0..cells {
+        p[class_of[k]] = w0[k];
+    }
+    let effective = |p: &[f64]| -> Vec<f64> {
+        (0..FEATURES)
+            .map(|k| {
+                if k < cells {
+                    p[k] + p[class_of[k]]
+                } else {
+                    p[k]
+                }
+            })
+            .collect()
+    };
+    let mut w = effective(&p);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
-    let mut m = vec![0.0f64; FEATURES];
-    let mut v = vec![0.0f64; FEATURES];
+    let mut m = vec![0.0f64; params];
+    let mut v = vec![0.0f64; params];
     let mut t = 0i32;
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(st.seed);
@@ -298,7 +333,7 @@ pub fn fit(
     for epoch in 1..=st.epochs {
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
-            let grad = chunk
+            let gw = chunk
                 .par_iter()
                 .fold(
                     || vec![0.0f64; FEATURES],
@@ -320,21 +355,32 @@ pub fn fit(
                         a
                     },
                 );
+            let mut grad = vec![0.0f64; params];
+            grad[..FEATURES].copy_from_slice(&gw);
+            for k in 0..cells {
+                grad[class_of[k]] += gw[k];
+            }
             t += 1;
             let n = chunk.len() as f64;
             let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-            for k in 0..FEATURES {
-                // Lazy Adam: a feature absent from the batch keeps its weight and moments (an
+            for k in 0..params {
+                // Lazy Adam: a parameter absent from the batch keeps its value and moments (an
                 // Adam step from the penalty alone would move a rare weight at the full step
                 // size every batch).
                 if grad[k] == 0.0 {
                     continue;
                 }
-                let g = grad[k] / n + 2.0 * st.l2 * (w[k] - w0[k]);
+                let penalty = if k < FEATURES {
+                    2.0 * st.l2 * p[k]
+                } else {
+                    0.0
+                };
+                let g = grad[k] / n + penalty;
                 m[k] = b1 * m[k] + (1.0 - b1) * g;
                 v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-                w[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                p[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
             }
+            w = effective(&p);
         }
         let _ = writeln!(
             log,
