@@ -2,19 +2,17 @@
 //!
 //! May import: [`crate::types`], [`crate::pattern`], [`crate::board`].
 //!
-//! # The evaluation in use: [`evaluate`]
+//! # The pattern-code form: [`evaluate_code`]
 //! One weight per pattern code of every empty cell (see [`crate::pattern::code`]), by colour and
-//! by role (the side to move or the side that just moved), summed incrementally by the board,
-//! plus a threat-combination term indexed by the two sides' strongest threats ([`level`]) and
-//! the mover's colour. The weights are fitted to game results by `renju-engine tune` and
-//! embedded per rule; their `scale` maps a score to a win probability. The same sum is written
-//! out slowly as a feature vector in [`features`], which the tuner fits and the tests compare
-//! with the incremental sum.
+//! by role (the side to move or the side that just moved), plus a threat-combination term
+//! indexed by the two sides' strongest threats ([`level`]) and the mover's colour. The weights
+//! are fitted to games by `renju-engine tune` and embedded per rule; their `scale` maps a score
+//! to a win probability. The same sum is written out as a feature vector in [`features`], which
+//! the tuner fits. Not yet used in play (see [`evaluate`]).
 //!
-//! # The hand weights: [`evaluate_with`]
-//! The evaluation before the fit, kept as the baseline the fit must beat and as the starting
-//! point of a fit ([`hand_code_weights`] writes it in the pattern-code form): a linear sum over
-//! the board's class counts (how many empty cells would give each side a five, an open four, a
+//! # The evaluation in use: [`evaluate`], the hand weights
+//! The baseline a fit must beat and the starting point of a fit ([`hand_code_weights`] writes it
+//! in the pattern-code form): a linear sum over the board's class counts (how many empty cells would give each side a five, an open four, a
 //! four-three, ...). Counting threat-making cells is a classical measure of threat potential: an open three shows
 //! up as two open-four points, a closed three as a four point, a two as open-three points, and so
 //! on. The side to move gets a separate, larger weight per class than the side that just moved,
@@ -65,17 +63,33 @@ pub const WEIGHTS: Weights = Weights {
     renju_foul_bonus: 6,
 };
 
-/// Evaluate the position for the side to move (positive = good for it) with the rule's
-/// embedded pattern-code weights: the board's incremental sums plus the combination term.
+/// Evaluate the position for the side to move (positive = good for it): the hand weights
+/// [`WEIGHTS`] over the board's class counts.
+///
+/// The pattern-code form ([`evaluate_code`]) is not yet used in play: the embedded weights are
+/// the hand weights in that form, equal to this, and the board does not keep their sums (an
+/// incremental sum costs speed that only fitted weights that play better can repay).
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {
+    evaluate_with(board, &WEIGHTS)
+}
+
+/// The pattern-code evaluation of `board` with weights `w`, computed from the features (slow:
+/// every empty cell is visited). See [`features`].
+#[must_use]
+pub fn evaluate_code(board: &Board, w: &CodeWeights) -> i32 {
     let me = board.side_to_move();
     let opp = me.opponent();
-    let w = board.code_weights();
-    board.code_sum(me, MOVER)
-        + board.code_sum(opp, WAITER)
-        + w.combo[combo_slot(board.rule(), me)][level(board, me)][level(board, opp)]
+    let mut sum = w.combo[combo_slot(board.rule(), me)][level(board, me)][level(board, opp)];
+    for p in board.empty_cells() {
+        for c in Color::ALL {
+            let pats = [0, 1, 2, 3].map(|d| board.pattern(p, d, c));
+            let role = if c == me { MOVER } else { WAITER };
+            sum += w.cell[role][c.index()][code_of_key(cell_key(pats))];
+        }
+    }
+    sum
 }
 
 /// The strongest threat colour `c` can make with one stone, as a level `0..LEVELS`: 7 a five,
@@ -323,12 +337,29 @@ mod tests {
     }
 
     #[test]
-    fn incremental_evaluation_equals_the_slow_feature_sum() {
+    fn code_evaluation_is_the_feature_dot_product() {
         for b in random_boards(11, 300) {
-            let w = weight_vector(b.code_weights());
+            for w in [
+                CodeWeights::get(b.rule()),
+                &hand_code_weights(b.rule(), 100),
+            ] {
+                assert_eq!(
+                    i64::from(evaluate_code(&b, w)),
+                    dot(&features(&b), &weight_vector(w)),
+                    "{:?}\n{b}",
+                    b.rule()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn embedded_weights_evaluate_as_the_engine_does() {
+        // While play uses the class counts, the embedded code weights must say the same.
+        for b in random_boards(13, 300) {
             assert_eq!(
-                i64::from(evaluate(&b)),
-                dot(&features(&b), &w),
+                evaluate_code(&b, CodeWeights::get(b.rule())),
+                evaluate(&b),
                 "{:?}\n{b}",
                 b.rule()
             );

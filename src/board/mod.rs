@@ -23,10 +23,7 @@ pub mod validate;
 pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
-use crate::pattern::code::CodeWeights;
-use crate::pattern::table::{
-    info_class, info_code, info_score, window_to_key, Tables, INFO_CLASS_MASK, WINDOW_MASK,
-};
+use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
 use crate::pattern::{Class, Pattern, CLASS_COUNT};
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
 use std::fmt;
@@ -73,7 +70,6 @@ struct Ply {
     color: Color,
     change_start: u32,
     counts: [[u16; CLASS_COUNT]; 2],
-    sums: [i64; 2],
     cand: CellSet,
 }
 
@@ -105,11 +101,6 @@ pub struct Board {
     pats: [u32; MAX_CELLS],
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
-    /// The evaluation weights of the rule, and per colour the sums over the empty cells of
-    /// their pattern-code weights, packed as `mover + waiter * 2^32` (see
-    /// [`crate::pattern::code::pack_pair`]).
-    weights: &'static CodeWeights,
-    sums: [i64; 2],
     occupied: CellSet,
     cand: CellSet,
     near: &'static [CellSet],
@@ -146,8 +137,6 @@ impl Board {
             pats: [0; MAX_CELLS],
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
-            weights: CodeWeights::get(rule),
-            sums: [0; 2],
             occupied: [0; SET_WORDS],
             cand: [0; SET_WORDS],
             near: near_masks(size),
@@ -175,7 +164,6 @@ impl Board {
     /// Recompute every empty cell's patterns, classes and the counts from the line words.
     fn recompute_cells(&mut self) {
         self.counts = [[0; CLASS_COUNT]; 2];
-        self.sums = [0; 2];
         for p in 0..self.size * self.size {
             if self.cells[p] != EMPTY {
                 continue;
@@ -189,7 +177,6 @@ impl Board {
                 let info = self.tables.cell_info(cell_key_of(pats, c), c);
                 self.info[c.index()][p] = info;
                 self.counts[c.index()][info_class(info) as usize] += 1;
-                self.sums[c.index()] += self.weights.packed(c, info_code(info));
             }
         }
     }
@@ -326,22 +313,6 @@ impl Board {
         self.counts[c.index()][class as usize]
     }
 
-    /// The sum over the empty cells of colour `c`'s pattern-code weights for `role`
-    /// ([`crate::pattern::code::MOVER`] or [`crate::pattern::code::WAITER`]), kept
-    /// incrementally from the rule's [`CodeWeights`].
-    #[inline]
-    #[must_use]
-    pub fn code_sum(&self, c: Color, role: usize) -> i32 {
-        crate::pattern::code::unpack_pair(self.sums[c.index()])[role]
-    }
-
-    /// The evaluation weights this board sums.
-    #[inline]
-    #[must_use]
-    pub fn code_weights(&self) -> &'static CodeWeights {
-        self.weights
-    }
-
     /// Whether colour `c` has at least one empty cell of class `class` (O(1)).
     #[inline]
     #[must_use]
@@ -416,14 +387,10 @@ impl Board {
             color: c,
             change_start: self.changes.len() as u32,
             counts: self.counts,
-            sums: self.sums,
             cand: self.cand,
         });
-        for col in Color::ALL {
-            let ci = col.index();
-            let info = self.info[ci][pi];
-            self.counts[ci][(info & INFO_CLASS_MASK) as usize] -= 1;
-            self.sums[ci] -= self.weights.packed(col, info_code(info));
+        for col in 0..2 {
+            self.counts[col][(self.info[col][pi] & 0xFF) as usize] -= 1;
         }
         let v = code(c);
         self.cells[pi] = v;
@@ -486,12 +453,8 @@ impl Board {
             let info = self.tables.cell_info(cell_key_of(new, c), c);
             let old_info = self.info[ci][q];
             if info != old_info {
-                if (info ^ old_info) & INFO_CLASS_MASK != 0 {
-                    self.counts[ci][(old_info & INFO_CLASS_MASK) as usize] -= 1;
-                    self.counts[ci][(info & INFO_CLASS_MASK) as usize] += 1;
-                }
-                self.sums[ci] += self.weights.packed(c, info_code(info))
-                    - self.weights.packed(c, info_code(old_info));
+                self.counts[ci][(old_info & 0xFF) as usize] -= 1;
+                self.counts[ci][(info & 0xFF) as usize] += 1;
                 self.info[ci][q] = info;
             }
         }
@@ -504,7 +467,6 @@ impl Board {
             color: self.side,
             change_start: self.changes.len() as u32,
             counts: self.counts,
-            sums: self.sums,
             cand: self.cand,
         });
         self.side = self.side.opponent();
@@ -532,7 +494,6 @@ impl Board {
         }
         self.changes.truncate(start);
         self.counts = ply.counts;
-        self.sums = ply.sums;
         self.cand = ply.cand;
         let pi = ply.pos.index();
         self.cells[pi] = EMPTY;

@@ -5,7 +5,6 @@
 
 use super::{cell_key_of, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
 use crate::pattern::classify::{self, Line, EMPTY, WALL, WINDOW};
-use crate::pattern::code::code_of_key;
 use crate::pattern::table::info_class;
 use crate::pattern::{Pattern, CLASS_COUNT};
 use crate::types::{Color, Pos, DIRS};
@@ -75,7 +74,6 @@ impl Board {
         }
         // Patterns, classes, counts, candidates.
         let mut counts = [[0u16; CLASS_COUNT]; 2];
-        let mut sums = [[0i32; 2]; 2];
         let mut cand = [0u64; SET_WORDS];
         let mut occupied = [0u64; SET_WORDS];
         for p in 0..n {
@@ -101,10 +99,6 @@ impl Board {
                     return Err(format!("class/score of cell {p} for {c}"));
                 }
                 counts[c.index()][info_class(info) as usize] += 1;
-                let code = code_of_key(cell_key_of(pats, c));
-                for (role, sum) in sums[c.index()].iter_mut().enumerate() {
-                    *sum += self.weights.cell[role][c.index()][code];
-                }
             }
             let (x, y) = (pos.x(self.size) as i32, pos.y(self.size) as i32);
             let r = CANDIDATE_RADIUS as i32;
@@ -122,15 +116,6 @@ impl Board {
             return Err(format!(
                 "class counts {:?}, expected {counts:?}",
                 self.counts
-            ));
-        }
-        let have = [Color::Black, Color::White].map(|c| {
-            [crate::pattern::code::MOVER, crate::pattern::code::WAITER]
-                .map(|role| self.code_sum(c, role))
-        });
-        if sums != have {
-            return Err(format!(
-                "pattern-code weight sums {have:?}, expected {sums:?}"
             ));
         }
         if occupied != self.occupied {

@@ -11,8 +11,7 @@
 //! * **Three-extension table** (renju only): for black, the bit mask of window cells that turn
 //!   the line's open three into a straight four ([`classify::three_extensions`]).
 //! * **Cell table**: indexed by the four line patterns of one colour (base-10 digits), holding the
-//!   combined [`Class`], the move-ordering score ([`super::combine`], [`super::score`]) and the
-//!   pattern code ([`super::code`]).
+//!   combined [`Class`] and move-ordering score ([`super::combine`], [`super::score`]).
 
 use std::sync::OnceLock;
 
@@ -167,7 +166,7 @@ impl Tables {
                     let pats = cell_key_patterns(k);
                     let class = combine(pats, c, rule);
                     let s = score(pats, class);
-                    pack_info(class, s, super::code::code_of_key(k))
+                    pack_info(class, s)
                 })
                 .collect();
             v.into_boxed_slice().try_into().expect("CELL_KEYS entries")
@@ -240,34 +239,23 @@ pub fn cell_key(pats: [Pattern; 4]) -> usize {
     pats.iter().rev().fold(0, |k, &p| k * 10 + p as usize)
 }
 
-/// Pack a class, a move-ordering score and a pattern code into one cell-info word: the class
-/// in bits 0..4, the code ([`super::code`]) in bits 4..14, the score (signed) from bit 14.
+/// Pack a class and a score into one cell-info word (class in the low byte).
 #[inline]
 #[must_use]
-pub const fn pack_info(class: Class, score: i32, code: usize) -> u32 {
-    (class as u32) | ((code as u32) << 4) | ((score as u32) << 14)
+pub const fn pack_info(class: Class, score: i32) -> u32 {
+    (class as u32) | ((score as u32) << 8)
 }
-
-/// Mask of the class bits of a cell-info word.
-pub const INFO_CLASS_MASK: u32 = 0xF;
 
 /// The class of a packed cell-info word.
 #[inline]
 #[must_use]
 pub const fn info_class(info: u32) -> Class {
-    Class::from_u8((info & INFO_CLASS_MASK) as u8)
+    Class::from_u8((info & 0xFF) as u8)
 }
 
 /// The score of a packed cell-info word.
 #[inline]
 #[must_use]
 pub const fn info_score(info: u32) -> i32 {
-    (info as i32) >> 14
-}
-
-/// The pattern code of a packed cell-info word.
-#[inline]
-#[must_use]
-pub const fn info_code(info: u32) -> usize {
-    ((info >> 4) & 0x3FF) as usize
+    (info as i32) >> 8
 }
