@@ -94,13 +94,76 @@ enum Command {
         /// Depth of player B.
         #[arg(long)]
         depth_b: i32,
-        /// Evaluation weights of player B: index into the tuning variants (0 = the weights in
-        /// use).
-        #[arg(long, default_value_t = 0)]
-        variant_b: usize,
         /// Opening seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Self-play games for fitting the evaluation, appended to a binary data file (see the
+    /// `datagen` module for the format); rerun the same command to resume.
+    Datagen {
+        /// Rules and board sides, comma-separated, cycled game by game (e.g.
+        /// `renju15,freestyle20,standard15`).
+        #[arg(long, default_value = "renju15")]
+        rules: String,
+        /// Games the file should hold at the end (games already in it count).
+        #[arg(long)]
+        games: usize,
+        /// Nodes searched per ply.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Keep a random opening only when its first search scores within this many points.
+        #[arg(long, default_value_t = 150)]
+        balance: i32,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Random seed (game `i` of a seed is always the same game).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Transposition table per thread in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// The data file (created if missing, appended to otherwise).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the evaluation weights of one rule to datagen games (logistic regression on the
+    /// pattern-code features) and write them in the embedded weight format.
+    Tune {
+        /// Rule whose games are used and whose weights are fitted.
+        #[arg(long)]
+        rule: Rule,
+        /// Datagen files, comma-separated.
+        #[arg(long, required_unless_present = "hand")]
+        data: Option<String>,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Adam step size (logistic units).
+        #[arg(long, default_value_t = 0.002)]
+        lr: f64,
+        /// L2 penalty on each code's distance from its class weight.
+        #[arg(long, default_value_t = 1e-5)]
+        l2: f64,
+        /// Weight of the search score in the target (0 = game results only).
+        #[arg(long, default_value_t = 0.0)]
+        lambda: f64,
+        /// Positions per minibatch.
+        #[arg(long, default_value_t = 1024)]
+        batch: usize,
+        /// Shuffle seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the hand weights in pattern-code form instead of fitting (at the scale that
+        /// fits the data best, or --scale without data).
+        #[arg(long)]
+        hand: bool,
+        /// Scale (points per logistic unit) for --hand without data.
+        #[arg(long, default_value_t = 100)]
+        scale: i32,
+        /// Output weight file.
+        #[arg(long)]
+        out: std::path::PathBuf,
     },
     /// Generate balanced openings (offset format, one per line) by the engine's own evaluation.
     Opengen {
@@ -265,23 +328,60 @@ pub fn run(
             window,
             seed,
         }) => opengen_command(rule, size, count, depth, window, seed, out),
+        Some(Command::Datagen {
+            rules,
+            games,
+            nodes,
+            balance,
+            threads,
+            seed,
+            hash,
+            out: path,
+        }) => datagen_command(
+            &rules,
+            games,
+            nodes,
+            balance,
+            threads,
+            (seed, hash),
+            &path,
+            (&mut *out, &mut *err),
+        ),
+        Some(Command::Tune {
+            rule,
+            data,
+            epochs,
+            lr,
+            l2,
+            lambda,
+            batch,
+            seed,
+            hand,
+            scale,
+            out: path,
+        }) => tune_command(
+            rule,
+            data.as_deref(),
+            &crate::tune::Settings {
+                epochs,
+                lr,
+                l2,
+                lambda,
+                batch,
+                seed,
+            },
+            (hand, scale),
+            &path,
+            out,
+        ),
         Some(Command::Selfplay {
             rule,
             size,
             openings,
             depth_a,
             depth_b,
-            variant_b,
             seed,
-        }) => selfplay_command(
-            rule,
-            size,
-            openings,
-            (depth_a, depth_b),
-            variant_b,
-            seed,
-            out,
-        ),
+        }) => selfplay_command(rule, size, openings, (depth_a, depth_b), seed, out),
     };
     match result {
         Ok(()) => 0,
@@ -499,39 +599,146 @@ fn analyze_command(
     writeln!(out, "bestmove {}", r.best.to_renju(size)).map_err(|e| e.to_string())
 }
 
+#[allow(clippy::too_many_arguments)]
+fn datagen_command(
+    rules: &str,
+    games: usize,
+    nodes: u64,
+    balance: i32,
+    threads: Option<usize>,
+    (seed, hash): (u64, usize),
+    path: &std::path::Path,
+    (out, err): (&mut dyn Write, &mut dyn Write),
+) -> Result<(), String> {
+    use crate::datagen::{parse_variants, run, Config};
+    let variants = parse_variants(rules)?;
+    if nodes == 0 {
+        return Err("--nodes must be at least 1".into());
+    }
+    if !(1..=4096).contains(&hash) {
+        return Err("--hash must be in 1..=4096".into());
+    }
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if !(1..=256).contains(&threads) {
+        return Err("--threads must be in 1..=256".into());
+    }
+    let cfg = Config {
+        variants,
+        nodes,
+        balance,
+        seed,
+        hash_mb: hash,
+    };
+    let t = run(&cfg, path, games, threads, err)?;
+    writeln!(
+        out,
+        "datagen: {} games in {} ({} new: {} positions in {:.1} s, {:.0} positions/s, {} threads)",
+        t.games,
+        path.display(),
+        t.new_games,
+        t.new_positions,
+        t.seconds,
+        t.new_positions as f64 / t.seconds.max(1e-9),
+        threads
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn tune_command(
+    rule: Rule,
+    data: Option<&str>,
+    st: &crate::tune::Settings,
+    (hand, scale): (bool, i32),
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::eval::{from_vector, hand_code_weights};
+    use crate::tune::{build, fit, fit_hand_scale, hand_loss, integer_vector};
+    let io = |e: std::io::Error| e.to_string();
+    if !(1..=100_000).contains(&scale) {
+        return Err("--scale must be in 1..=100000".into());
+    }
+    if !(0.0..=1.0).contains(&st.lambda)
+        || st.lr.is_nan()
+        || st.lr <= 0.0
+        || st.l2.is_nan()
+        || st.l2 < 0.0
+        || st.batch == 0
+    {
+        return Err("--lambda must be in 0..=1, --lr > 0, --l2 >= 0, --batch >= 1".into());
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut comment = vec![format!("renju-engine {}", args.join(" "))];
+    let symmetric = rule != Rule::Renju;
+    let mut games = Vec::new();
+    if let Some(files) = data {
+        for f in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+            games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
+        }
+    }
+    let (train, valid) = build(&games, rule);
+    if hand {
+        let scale = if train.is_empty() {
+            scale
+        } else {
+            let s = fit_hand_scale(&train);
+            let line = format!(
+                "hand weights at the best-fitting scale; train loss {:.5}, valid loss {:.5} ({} + {} positions)",
+                hand_loss(&train, s),
+                hand_loss(&valid, s),
+                train.len(),
+                valid.len()
+            );
+            writeln!(out, "tune: {line}").map_err(io)?;
+            comment.push(line);
+            (1.0 / s).round().clamp(1.0, 100_000.0) as i32
+        };
+        let w = hand_code_weights(rule, scale);
+        std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
+        return writeln!(out, "tune: wrote {}", path.display()).map_err(io);
+    }
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!("no {rule} positions to fit in the data"));
+    }
+    let f = fit(&train, &valid, rule, st, out);
+    let line = format!(
+        "{} games, {} training + {} validation positions; valid loss: hand {:.5}, fitted {:.5} (train: hand {:.5}, fitted {:.5})",
+        games.iter().filter(|g| g.rule == rule).count(),
+        train.len(),
+        valid.len(),
+        f.hand_loss.1,
+        f.fitted_loss.1,
+        f.hand_loss.0,
+        f.fitted_loss.0
+    );
+    writeln!(out, "tune: {line}").map_err(io)?;
+    comment.push(line);
+    let w = from_vector(&integer_vector(&f.weights, f.scale), rule, f.scale);
+    std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
+    writeln!(out, "tune: wrote {}", path.display()).map_err(io)
+}
+
 fn selfplay_command(
     rule: Rule,
     size: usize,
     openings: usize,
     (depth_a, depth_b): (i32, i32),
-    variant_b: usize,
     seed: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    use crate::eval::{VARIANTS, WEIGHTS};
     use crate::selfplay::{run, Player};
     check_size(size)?;
     if !(1..=20).contains(&depth_a) || !(1..=20).contains(&depth_b) {
         return Err("depths must be in 1..=20".to_string());
     }
-    let wb = match variant_b {
-        0 => WEIGHTS,
-        k => *VARIANTS
-            .get(k - 1)
-            .ok_or_else(|| format!("unknown variant {k} (1..={})", VARIANTS.len()))?,
-    };
-    let a = Player {
-        depth: depth_a,
-        weights: WEIGHTS,
-    };
-    let b = Player {
-        depth: depth_b,
-        weights: wb,
-    };
+    let a = Player { depth: depth_a };
+    let b = Player { depth: depth_b };
     let s = run(rule, size, openings, seed, &a, &b);
     writeln!(
         out,
-        "A (depth {depth_a}) vs B (depth {depth_b}, variant {variant_b}): +{} -{} ={} (illegal moves: {})",
+        "A (depth {depth_a}) vs B (depth {depth_b}): +{} -{} ={} (illegal moves: {})",
         s.wins, s.losses, s.draws, s.illegal
     )
     .map_err(|e| e.to_string())

@@ -1,9 +1,19 @@
-//! Static evaluation: an integer score for the side to move, from the board's incremental class
-//! counts (how many empty cells would give each side a five, an open four, a four-three, ...).
+//! Static evaluation: an integer score for the side to move.
 //!
 //! May import: [`crate::types`], [`crate::pattern`], [`crate::board`].
 //!
-//! Counting threat-making cells is a classical measure of threat potential: an open three shows
+//! # The pattern-code form: [`evaluate_code`]
+//! One weight per pattern code of every empty cell (see [`crate::pattern::code`]), by colour and
+//! by role (the side to move or the side that just moved), plus a threat-combination term
+//! indexed by the two sides' strongest threats ([`level`]) and the mover's colour. The weights
+//! are fitted to games by `renju-engine tune` and embedded per rule; their `scale` maps a score
+//! to a win probability. The same sum is written out as a feature vector in [`features`], which
+//! the tuner fits. Not yet used in play (see [`evaluate`]).
+//!
+//! # The evaluation in use: [`evaluate`], the hand weights
+//! The baseline a fit must beat and the starting point of a fit ([`hand_code_weights`] writes it
+//! in the pattern-code form): a linear sum over the board's class counts (how many empty cells would give each side a five, an open four, a
+//! four-three, ...). Counting threat-making cells is a classical measure of threat potential: an open three shows
 //! up as two open-four points, a closed three as a four point, a two as open-three points, and so
 //! on. The side to move gets a separate, larger weight per class than the side that just moved,
 //! because it acts first. In renju, black's candidate fouls are discounted and black's certain
@@ -13,7 +23,11 @@
 //! All weights live here, in [`WEIGHTS`]; see the tuning note on it.
 
 use crate::board::Board;
-use crate::pattern::{Class, CLASS_COUNT};
+use crate::pattern::code::{
+    code_of_key, code_patterns, CodeWeights, CODES, LEVELS, MAX_WEIGHT, MOVER, WAITER,
+};
+use crate::pattern::table::cell_key;
+use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::types::{Color, Rule};
 
 /// Score bound for won/lost positions; a win in `n` plies scores `WIN - n`.
@@ -49,34 +63,204 @@ pub const WEIGHTS: Weights = Weights {
     renju_foul_bonus: 6,
 };
 
-/// Alternative weight sets compared against [`WEIGHTS`] by self-play when tuning
-/// (`renju-engine selfplay --variant-b K`).
-pub const VARIANTS: [Weights; 3] = [
-    // 1: threes and fours of the side to move worth less (closer to the waiter's weights).
-    Weights {
-        mover: [0, 2, 5, 10, 6, 30, 80, 24, 250, 200, 600, 3000, 0, 0],
-        ..WEIGHTS
-    },
-    // 2: defence-heavy: the waiter's threats count almost as much as the mover's.
-    Weights {
-        waiter: [0, 2, 5, 12, 7, 35, 100, 28, 300, 200, 600, 2000, 0, 0],
-        ..WEIGHTS
-    },
-    // 3: twos matter more.
-    Weights {
-        mover: [0, 4, 12, 28, 8, 40, 120, 30, 400, 300, 800, 3000, 0, 0],
-        waiter: [0, 2, 8, 18, 5, 22, 60, 18, 120, 90, 300, 1000, 0, 0],
-        ..WEIGHTS
-    },
-];
-
-/// Evaluate the position for the side to move (positive = good for it).
+/// Evaluate the position for the side to move (positive = good for it): the hand weights
+/// [`WEIGHTS`] over the board's class counts.
+///
+/// The pattern-code form ([`evaluate_code`]) is not yet used in play: the embedded weights are
+/// the hand weights in that form, equal to this, and the board does not keep their sums (an
+/// incremental sum costs speed that only fitted weights that play better can repay).
+#[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, &WEIGHTS)
 }
 
-/// [`evaluate`] with explicit weights (for tuning).
+/// The pattern-code evaluation of `board` with weights `w`, computed from the features (slow:
+/// every empty cell is visited). See [`features`].
+#[must_use]
+pub fn evaluate_code(board: &Board, w: &CodeWeights) -> i32 {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let mut sum = w.combo[combo_slot(board.rule(), me)][level(board, me)][level(board, opp)];
+    for p in board.empty_cells() {
+        for c in Color::ALL {
+            let pats = [0, 1, 2, 3].map(|d| board.pattern(p, d, c));
+            let role = if c == me { MOVER } else { WAITER };
+            sum += w.cell[role][c.index()][code_of_key(cell_key(pats))];
+        }
+    }
+    sum
+}
+
+/// The strongest threat colour `c` can make with one stone, as a level `0..LEVELS`: 7 a five,
+/// 6 an open four (or a double four outside renju black), 5 a four-three, 4 a four, 3 a
+/// double open three, 2 an open three, 1 a closed three, 0 less. Renju black's candidate fouls
+/// count as what they would make (the exact check is too slow here); its certain fouls count
+/// nothing.
+#[inline]
+#[must_use]
+pub fn level(board: &Board, c: Color) -> usize {
+    let has = |k: Class| board.has(c, k);
+    if has(Class::Five) {
+        7
+    } else if has(Class::OpenFour) {
+        6
+    } else if has(Class::FourThree) || has(Class::FourDoubleThree) {
+        5
+    } else if has(Class::Four) {
+        4
+    } else if has(Class::DoubleThree) {
+        3
+    } else if has(Class::OpenThree) {
+        2
+    } else if has(Class::Three) {
+        1
+    } else {
+        0
+    }
+}
+
+/// The colour slot of the weight tables: renju keeps black and white apart, the other rules
+/// use black's tables for both colours.
+#[inline]
+#[must_use]
+pub fn combo_slot(rule: Rule, c: Color) -> usize {
+    if rule == Rule::Renju {
+        c.index()
+    } else {
+        0
+    }
+}
+
+/// Length of the feature vector of [`features`].
+pub const FEATURES: usize = 4 * CODES + 2 * LEVELS * LEVELS;
+
+/// Feature index of one cell of code `code` for a colour in `slot` with `role`.
+#[must_use]
+pub const fn cell_feature(role: usize, slot: usize, code: usize) -> usize {
+    (role * 2 + slot) * CODES + code
+}
+
+/// Feature index of the combination term.
+#[must_use]
+pub const fn combo_feature(slot: usize, mover_level: usize, waiter_level: usize) -> usize {
+    4 * CODES + (slot * LEVELS + mover_level) * LEVELS + waiter_level
+}
+
+/// The evaluation as a sparse feature vector, computed slowly from the board's patterns: for
+/// every empty cell and colour, one count on its code's feature (code 0 left out), and one on
+/// the combination feature. [`evaluate`] is the dot product of this with [`weight_vector`] of
+/// the embedded weights. Sorted by index, each index once.
+#[must_use]
+pub fn features(board: &Board) -> Vec<(u32, i32)> {
+    let rule = board.rule();
+    let me = board.side_to_move();
+    let mut dense: Vec<(u32, i32)> = Vec::new();
+    let mut counts = vec![0i32; 4 * CODES];
+    for p in board.empty_cells() {
+        for c in Color::ALL {
+            let pats = [0, 1, 2, 3].map(|d| board.pattern(p, d, c));
+            let code = code_of_key(cell_key(pats));
+            if code != 0 {
+                let role = if c == me { MOVER } else { WAITER };
+                counts[cell_feature(role, combo_slot(rule, c), code)] += 1;
+            }
+        }
+    }
+    for (i, &n) in counts.iter().enumerate() {
+        if n != 0 {
+            dense.push((i as u32, n));
+        }
+    }
+    let slot = combo_slot(rule, me);
+    let f = combo_feature(slot, level(board, me), level(board, me.opponent()));
+    dense.push((f as u32, 1));
+    dense
+}
+
+/// The weights of `w` in feature order (see [`features`]).
+#[must_use]
+pub fn weight_vector(w: &CodeWeights) -> Vec<i64> {
+    let mut v = vec![0i64; FEATURES];
+    for role in [MOVER, WAITER] {
+        for slot in 0..2 {
+            for code in 0..CODES {
+                v[cell_feature(role, slot, code)] = i64::from(w.cell[role][slot][code]);
+            }
+        }
+    }
+    for slot in 0..2 {
+        for a in 0..LEVELS {
+            for b in 0..LEVELS {
+                v[combo_feature(slot, a, b)] = i64::from(w.combo[slot][a][b]);
+            }
+        }
+    }
+    v
+}
+
+/// Weights from a vector in feature order (the inverse of [`weight_vector`]); outside renju
+/// black's tables are copied to white's.
+#[must_use]
+pub fn from_vector(v: &[i64], rule: Rule, scale: i32) -> CodeWeights {
+    let mut w = CodeWeights::zero(scale, rule);
+    let clamp = |x: i64| x.clamp(-i64::from(MAX_WEIGHT), i64::from(MAX_WEIGHT)) as i32;
+    for role in [MOVER, WAITER] {
+        for slot in 0..2 {
+            let from = if rule == Rule::Renju { slot } else { 0 };
+            for code in 0..CODES {
+                w.cell[role][slot][code] = clamp(v[cell_feature(role, from, code)]);
+            }
+        }
+    }
+    for slot in 0..2 {
+        let from = if rule == Rule::Renju { slot } else { 0 };
+        for a in 0..LEVELS {
+            for b in 0..LEVELS {
+                w.combo[slot][a][b] = clamp(v[combo_feature(from, a, b)]);
+            }
+        }
+    }
+    w.refresh();
+    w
+}
+
+/// The hand weights [`WEIGHTS`] in the pattern-code form: for every code, the class weight of
+/// the class the code makes (mover weight for the side to move, minus the waiter weight for
+/// the other side), renju black's candidate fouls discounted and its certain fouls worth the
+/// foul bonus to white; no combination term. [`evaluate_with`] with [`WEIGHTS`] equals the
+/// feature dot product of these weights.
+#[must_use]
+pub fn hand_code_weights(rule: Rule, scale: i32) -> CodeWeights {
+    let w = &WEIGHTS;
+    let mut cw = CodeWeights::zero(scale, rule);
+    for c in Color::ALL {
+        for code in 1..CODES {
+            let class = combine(code_patterns(code), c, rule);
+            let adjust = |x: i32| {
+                if rule == Rule::Renju && c == Color::Black && class.needs_three_check() {
+                    x * w.renju_candidate_pct / 100
+                } else {
+                    x
+                }
+            };
+            let mut mover = adjust(w.mover[class as usize]);
+            let mut waiter = -adjust(w.waiter[class as usize]);
+            if rule == Rule::Renju && c == Color::Black && class.is_certain_foul() {
+                // White's bonus per black foul point: for white to move it is white's own
+                // term, for black to move the opponent's.
+                mover -= w.renju_foul_bonus;
+                waiter += w.renju_foul_bonus;
+            }
+            cw.cell[MOVER][c.index()][code] = mover;
+            cw.cell[WAITER][c.index()][code] = waiter;
+        }
+    }
+    cw.refresh();
+    cw
+}
+
+/// The hand evaluation: [`Weights`] over the board's class counts.
 #[must_use]
 pub fn evaluate_with(board: &Board, w: &Weights) -> i32 {
     let me = board.side_to_move();
@@ -116,6 +300,98 @@ pub const fn is_mate(score: i32) -> bool {
 mod tests {
     use super::*;
     use crate::types::Pos;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn dot(f: &[(u32, i32)], w: &[i64]) -> i64 {
+        f.iter().map(|&(i, n)| i64::from(n) * w[i as usize]).sum()
+    }
+
+    /// Random positions of every rule: random legal stones near the centre, no five.
+    fn random_boards(seed: u64, n: usize) -> Vec<Board> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let rule = Rule::ALL[rng.gen_range(0..Rule::ALL.len())];
+            let size = [15, 20, 9][rng.gen_range(0..3)];
+            let mut b = Board::new(size, rule).unwrap();
+            let stones = rng.gen_range(0..40);
+            for _ in 0..stones {
+                let c = size as i32 / 2;
+                let r = c.min(5);
+                let p = b.pos(
+                    (c + rng.gen_range(-r..=r)) as usize,
+                    (c + rng.gen_range(-r..=r)) as usize,
+                );
+                if crate::rules::try_play(&mut b, p).is_err() {
+                    continue;
+                }
+                if crate::rules::is_win(&b, p) {
+                    b.undo();
+                    break;
+                }
+            }
+            out.push(b);
+        }
+        out
+    }
+
+    #[test]
+    fn code_evaluation_is_the_feature_dot_product() {
+        for b in random_boards(11, 300) {
+            for w in [
+                CodeWeights::get(b.rule()),
+                &hand_code_weights(b.rule(), 100),
+            ] {
+                assert_eq!(
+                    i64::from(evaluate_code(&b, w)),
+                    dot(&features(&b), &weight_vector(w)),
+                    "{:?}\n{b}",
+                    b.rule()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn embedded_weights_evaluate_as_the_engine_does() {
+        // While play uses the class counts, the embedded code weights must say the same.
+        for b in random_boards(13, 300) {
+            assert_eq!(
+                evaluate_code(&b, CodeWeights::get(b.rule())),
+                evaluate(&b),
+                "{:?}\n{b}",
+                b.rule()
+            );
+        }
+    }
+
+    #[test]
+    fn hand_weights_in_code_form_equal_the_class_count_evaluation() {
+        for b in random_boards(12, 300) {
+            let w = weight_vector(&hand_code_weights(b.rule(), 100));
+            // The code form has no combination term: leave the combination feature out.
+            let f: Vec<(u32, i32)> = features(&b)
+                .into_iter()
+                .filter(|&(i, _)| (i as usize) < 4 * CODES)
+                .collect();
+            assert_eq!(
+                i64::from(evaluate_with(&b, &WEIGHTS)),
+                dot(&f, &w),
+                "{:?}\n{b}",
+                b.rule()
+            );
+        }
+    }
+
+    #[test]
+    fn weight_vectors_round_trip() {
+        for rule in Rule::ALL {
+            let w = CodeWeights::get(rule);
+            let v = weight_vector(w);
+            assert_eq!(&from_vector(&v, rule, w.scale), w, "{rule}");
+        }
+    }
 
     #[test]
     fn evaluation_is_antisymmetric_in_the_side_to_move_for_symmetric_rules() {
@@ -127,8 +403,8 @@ mod tests {
             b.play_unchecked(Pos::new(x, y, 15));
         }
         // Black (to move) has an open two on row 7; white has scattered stones.
-        assert!(evaluate(&b) > 0, "{}", evaluate(&b));
+        assert!(evaluate_with(&b, &WEIGHTS) > 0);
         b.pass();
-        assert!(evaluate(&b) < 0);
+        assert!(evaluate_with(&b, &WEIGHTS) < 0);
     }
 }

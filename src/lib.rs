@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod opening;
 pub mod pattern;
@@ -15,4 +16,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod tune;
 pub mod types;

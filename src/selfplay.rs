@@ -1,11 +1,10 @@
-//! Self-play matches between two search settings (depths, evaluation weights), for sanity
-//! checks ("depth D+2 beats depth D") and for tuning the evaluation weights.
+//! Self-play matches between two fixed search depths, for sanity checks ("depth D+2 beats
+//! depth D").
 //!
 //! Every opening (three random stones near the centre, seeded) is played twice with colours
 //! swapped. Moves go through [`rules::try_play`], so an illegal move would lose the game.
 
 use crate::board::Board;
-use crate::eval::Weights;
 use crate::rules;
 use crate::search::{Limits, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
@@ -17,8 +16,6 @@ use rand::{Rng, SeedableRng};
 pub struct Player {
     /// Fixed search depth.
     pub depth: i32,
-    /// Evaluation weights.
-    pub weights: Weights,
 }
 
 /// Match score from player A's point of view.
@@ -50,8 +47,6 @@ pub fn play_game(
         }
     }
     let mut searchers = [Searcher::new(16, 1), Searcher::new(16, 1)];
-    searchers[0].weights = black.weights;
-    searchers[1].weights = white.weights;
     let players = [black, white];
     loop {
         if board.empty_cells().count() <= 25 {

@@ -1,4 +1,4 @@
-//! End-to-end tests of the `renju-engine fouls` subcommand, driving the built binary as a child
+//! End-to-end tests of the `renju-engine fouls` subcommand (and a tiny `datagen` + `tune` run),
 //! process.
 //!
 //! Expected outputs come from the renju rules (docs/rules.md §2 and the §4 test positions, named
@@ -465,4 +465,76 @@ fn unknown_flag() {
     assert_bad_input(&["fouls", "--bogus", "--moves", "h8"]);
     assert_bad_input(&["fouls", "--moves", "h8 h9", "extra"]);
     assert_bad_input(&["--bogus"]);
+}
+
+/// `datagen` then `tune` on a tiny run: the data file holds the games asked for, a rerun adds
+/// nothing, and the fitted weights file parses as the embedded format with the losses in it.
+#[test]
+fn datagen_and_tune_round_trip() {
+    let dir = std::env::temp_dir().join(format!("cli-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("d.bin");
+    let weights = dir.join("w.txt");
+    let data_s = data.to_str().unwrap();
+    let gen = [
+        "datagen",
+        "--rules",
+        "freestyle9",
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--hash",
+        "1",
+        "--out",
+        data_s,
+    ];
+    for _ in 0..2 {
+        let out = run(&gen);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("datagen: 12 games"), "{text}");
+    }
+    let games = renju_engine::datagen::read_file(&data).unwrap();
+    assert_eq!(games.len(), 12);
+    let out = run(&[
+        "tune",
+        "--rule",
+        "freestyle",
+        "--data",
+        data_s,
+        "--epochs",
+        "1",
+        "--batch",
+        "16",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("epoch 1: train loss"), "{text}");
+    let file = std::fs::read_to_string(&weights).unwrap();
+    assert!(file.contains("valid loss: hand"), "{file}");
+    let w = renju_engine::pattern::code::CodeWeights::parse(
+        &file,
+        renju_engine::types::Rule::Freestyle,
+    )
+    .unwrap();
+    assert!(w.scale > 0);
+    // Bad input is refused.
+    assert_bad_input(&[
+        "tune",
+        "--rule",
+        "renju",
+        "--data",
+        data_s,
+        "--out",
+        "/dev/null",
+    ]);
+    assert_bad_input(&[
+        "datagen", "--rules", "renju99", "--games", "1", "--out", data_s,
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,6 +11,7 @@
 //! definitions; the tests check every table entry against them.
 
 pub mod classify;
+pub mod code;
 pub mod table;
 
 use crate::types::{Color, Rule};

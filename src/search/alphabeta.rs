@@ -9,7 +9,7 @@ use super::tt::Bound;
 use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
-use crate::eval::{evaluate_with, is_mate, WIN, WIN_THRESHOLD};
+use crate::eval::{evaluate, is_mate, WIN, WIN_THRESHOLD};
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -402,7 +402,7 @@ impl<'a> Worker<'a> {
                 return -(WIN - (ply_i + 2));
             }
             if ply >= MAX_PLY - 2 {
-                return evaluate_with(&self.board, &self.shared.weights);
+                return evaluate(&self.board);
             }
             // The block is forced: no stand pat.
             self.board.play_unchecked(f);
@@ -416,7 +416,7 @@ impl<'a> Worker<'a> {
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
         }
-        let stand = evaluate_with(&self.board, &self.shared.weights);
+        let stand = evaluate(&self.board);
         let fours = self.board.count(me, Class::Four)
             + self.board.count(me, Class::FourThree)
             + self.board.count(me, Class::FourDoubleThree);
@@ -509,7 +509,7 @@ impl<'a> Worker<'a> {
             return WIN - (ply_i + 3);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate_with(&self.board, &self.shared.weights);
+            return evaluate(&self.board);
         }
         // Step 5. Transposition table.
         let key = self.board.hash();
@@ -526,7 +526,7 @@ impl<'a> Worker<'a> {
         // Step 6. Threats against the side to move, and the static evaluation.
         let opp_open_three = forced.is_none() && has_open_four(&self.board, opp);
         let threatened = forced.is_some() || opp_open_three;
-        let static_eval = evaluate_with(&self.board, &self.shared.weights);
+        let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
         // Null move: when the side to move is not threatened and already above beta, let the

@@ -14,7 +14,6 @@ pub mod tt;
 pub mod vcf;
 
 use crate::board::Board;
-use crate::eval::{Weights, WEIGHTS};
 use crate::types::Pos;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -166,8 +165,6 @@ pub struct Shared {
     pub start: Instant,
     /// The limits.
     pub limits: Limits,
-    /// Evaluation weights.
-    pub weights: Weights,
 }
 
 impl Shared {
@@ -197,8 +194,6 @@ pub struct Searcher {
     hash_mb: usize,
     /// Number of threads (Lazy SMP); 1 is deterministic.
     pub threads: usize,
-    /// Evaluation weights ([`WEIGHTS`] unless tuning).
-    pub weights: Weights,
 }
 
 impl Searcher {
@@ -209,7 +204,6 @@ impl Searcher {
             tt: Some(tt::Table::new(hash_mb)),
             hash_mb,
             threads: threads.max(1),
-            weights: WEIGHTS,
         }
     }
 
@@ -253,7 +247,6 @@ impl Searcher {
             stop: limits.stop.clone(),
             start: Instant::now(),
             limits,
-            weights: self.weights,
         };
         let result = if self.threads <= 1 {
             let mut w = Worker::new(board.clone(), &shared, 0);

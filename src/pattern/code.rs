@@ -1,0 +1,393 @@
+//! Pattern codes and the evaluation's weight tables indexed by them.
+//!
+//! The *pattern code* of an empty cell for one colour is the multiset of its four line
+//! patterns, with the directions forgotten: [`CODES`] = C(13, 4) = 715 codes, code 0 being
+//! "nothing in any line". Everything the combined [`super::Class`] says is a function of the
+//! code, and the code says more (a four with an open two beside it, two closed threes, ...).
+//! Renju black's certain fouls (an overline or two fours) are codes of their own.
+//!
+//! [`CodeWeights`] holds, per rule, one weight per code for each colour and each *role* (the
+//! side to move, [`MOVER`], or the side that just moved, [`WAITER`]), plus a table over the
+//! combination of the two sides' strongest threats (`crate::eval::evaluate_code` sums them).
+//! The weights are fitted
+//! offline (`renju-engine tune`) and embedded from `src/pattern/weights/<rule>.txt` (format in
+//! [`CodeWeights::parse`]), so a build is deterministic and the bench signature pins them.
+
+use super::table::{cell_key_patterns, CELL_KEYS};
+use super::Pattern;
+use crate::types::{Color, Rule};
+use std::sync::OnceLock;
+
+/// Number of pattern codes.
+pub const CODES: usize = 715;
+/// Role index of the side to move.
+pub const MOVER: usize = 0;
+/// Role index of the side that just moved.
+pub const WAITER: usize = 1;
+/// Number of threat levels of one side in the combination table (see `crate::eval`).
+pub const LEVELS: usize = 8;
+
+/// The code of a cell key (see [`super::table::cell_key`]): its four patterns sorted.
+#[must_use]
+pub fn code_of_key(key: usize) -> usize {
+    usize::from(maps().0[key])
+}
+
+/// The four patterns of a code, weakest first.
+#[must_use]
+pub fn code_patterns(code: usize) -> [Pattern; 4] {
+    cell_key_patterns(maps().1[code].into())
+}
+
+/// (code of each cell key, smallest cell key of each code).
+fn maps() -> &'static (Vec<u16>, Vec<u16>) {
+    static MAPS: OnceLock<(Vec<u16>, Vec<u16>)> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        // Sorted keys: digits non-increasing from digit 3 (most significant) to digit 0.
+        let sorted_key = |k: usize| {
+            let mut d = [k % 10, (k / 10) % 10, (k / 100) % 10, k / 1000];
+            d.sort_unstable();
+            d[0] + 10 * d[1] + 100 * d[2] + 1000 * d[3]
+        };
+        let mut code_of_sorted = vec![u16::MAX; CELL_KEYS];
+        let mut first_key = Vec::with_capacity(CODES);
+        for (k, slot) in code_of_sorted.iter_mut().enumerate() {
+            if sorted_key(k) == k {
+                *slot = first_key.len() as u16;
+                first_key.push(k as u16);
+            }
+        }
+        assert_eq!(first_key.len(), CODES);
+        let code = (0..CELL_KEYS)
+            .map(|k| code_of_sorted[sorted_key(k)])
+            .collect();
+        (code, first_key)
+    })
+}
+
+/// Largest weight magnitude.
+pub const MAX_WEIGHT: i32 = 30_000;
+
+/// Two weights (or two sums of weights) in one word, `a + b * 2^32`: sums of packed words are
+/// the packed sums, as long as each sum stays within 32 bits.
+#[inline]
+#[must_use]
+pub const fn pack_pair(a: i32, b: i32) -> i64 {
+    a as i64 + ((b as i64) << 32)
+}
+
+/// The two values of a [`pack_pair`] word.
+#[inline]
+#[must_use]
+pub const fn unpack_pair(x: i64) -> [i32; 2] {
+    let a = x as i32;
+    [a, ((x - a as i64) >> 32) as i32]
+}
+
+/// The evaluation weights of one rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeWeights {
+    /// The rule.
+    pub rule: Rule,
+    /// Evaluation points per logistic unit: a score `s` for the side to move stands for a win
+    /// probability of about `1 / (1 + exp(-s / scale))`.
+    pub scale: i32,
+    /// `cell[role][colour][code]`: the weight of one empty cell of that code for that colour
+    /// when the colour has that role. Code 0 always weighs 0.
+    pub cell: [[[i32; CODES]; 2]; 2],
+    /// `combo[mover's colour][mover level][waiter level]`, the threat-combination term.
+    pub combo: [[[i32; LEVELS]; LEVELS]; 2],
+    /// `packed[colour][code]`: the mover and waiter weights as one [`pack_pair`] word,
+    /// derived from `cell` (1024 entries: any 10-bit code indexes it without a check).
+    packed: [[i64; 1024]; 2],
+}
+
+impl CodeWeights {
+    /// All-zero weights of `rule` with `scale`.
+    #[must_use]
+    pub fn zero(scale: i32, rule: Rule) -> CodeWeights {
+        let mut w = CodeWeights {
+            rule,
+            scale,
+            cell: [[[0; CODES]; 2]; 2],
+            combo: [[[0; LEVELS]; LEVELS]; 2],
+            packed: [[0; 1024]; 2],
+        };
+        w.refresh();
+        w
+    }
+
+    /// Recompute the per-code pairs after `cell` changed (code 0 is forced to weigh 0, every
+    /// weight is clamped to [`MAX_WEIGHT`]).
+    pub fn refresh(&mut self) {
+        for role in 0..2 {
+            for c in 0..2 {
+                self.cell[role][c][0] = 0;
+                for v in &mut self.cell[role][c] {
+                    *v = (*v).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+                }
+            }
+        }
+        for c in 0..2 {
+            for code in 0..CODES {
+                self.packed[c][code] =
+                    pack_pair(self.cell[MOVER][c][code], self.cell[WAITER][c][code]);
+            }
+        }
+    }
+
+    /// The packed `[mover, waiter]` weights of colour `c` for pattern code `code` (only the
+    /// low 10 bits of `code` are read).
+    #[inline]
+    #[must_use]
+    pub fn packed(&self, c: Color, code: usize) -> i64 {
+        self.packed[c.index()][code & 0x3FF]
+    }
+
+    /// The `[mover, waiter]` weights of colour `c` for cell key `key`.
+    #[must_use]
+    pub fn key_weights(&self, c: Color, key: usize) -> [i32; 2] {
+        unpack_pair(self.packed(c, code_of_key(key)))
+    }
+
+    /// The embedded weights of `rule` (parsed once).
+    ///
+    /// # Panics
+    /// If an embedded file does not parse (a test parses every one).
+    #[must_use]
+    pub fn get(rule: Rule) -> &'static CodeWeights {
+        static W: [OnceLock<CodeWeights>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        W[rule.index()].get_or_init(|| {
+            CodeWeights::parse(embedded(rule), rule)
+                .unwrap_or_else(|e| panic!("embedded weights of {rule}: {e}"))
+        })
+    }
+
+    /// Parse the text format:
+    ///
+    /// ```text
+    /// # comment lines (the command that made the file, the fit's losses, ...)
+    /// scale 250
+    /// cell <role> <colour> <code> <weight>   role: mover | waiter; colour: black | white | both
+    /// combo <colour> <mover level> <waiter level> <weight>   colour: the mover's
+    /// ```
+    ///
+    /// Weights are at most [`MAX_WEIGHT`] in magnitude. Entries not listed weigh 0; `both` sets black and white alike (the rules other than
+    /// renju treat the colours the same).
+    ///
+    /// # Errors
+    /// The first malformed line, with its number.
+    pub fn parse(text: &str, rule: Rule) -> Result<CodeWeights, String> {
+        let mut w = CodeWeights::zero(1, rule);
+        let mut have_scale = false;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || format!("line {}: '{line}'", n + 1);
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let num = |s: &str| s.parse::<i64>().map_err(|_| bad());
+            match f.as_slice() {
+                ["scale", s] => {
+                    let s = num(s)?;
+                    if !(1..=100_000).contains(&s) {
+                        return Err(bad());
+                    }
+                    w.scale = s as i32;
+                    have_scale = true;
+                }
+                ["cell", role, colour, code, weight] => {
+                    let role = match *role {
+                        "mover" => MOVER,
+                        "waiter" => WAITER,
+                        _ => return Err(bad()),
+                    };
+                    let colours: &[usize] = match *colour {
+                        "black" => &[0],
+                        "white" => &[1],
+                        "both" => &[0, 1],
+                        _ => return Err(bad()),
+                    };
+                    let code = num(code)?;
+                    let weight = num(weight)?;
+                    if !(0..CODES as i64).contains(&code) || weight.abs() > i64::from(MAX_WEIGHT) {
+                        return Err(bad());
+                    }
+                    for &c in colours {
+                        w.cell[role][c][code as usize] = weight as i32;
+                    }
+                }
+                ["combo", colour, a, b, weight] => {
+                    let colours: &[usize] = match *colour {
+                        "black" => &[0],
+                        "white" => &[1],
+                        "both" => &[0, 1],
+                        _ => return Err(bad()),
+                    };
+                    let (a, b, weight) = (num(a)?, num(b)?, num(weight)?);
+                    let lv = 0..LEVELS as i64;
+                    if !lv.contains(&a) || !lv.contains(&b) || weight.abs() > i64::from(MAX_WEIGHT)
+                    {
+                        return Err(bad());
+                    }
+                    for &c in colours {
+                        w.combo[c][a as usize][b as usize] = weight as i32;
+                    }
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if !have_scale {
+            return Err("no scale line".into());
+        }
+        w.refresh();
+        Ok(w)
+    }
+
+    /// The text format of these weights (see [`CodeWeights::parse`]), headed by `comment`
+    /// lines; `symmetric` writes one `both` entry per code (black's weights) instead of one per
+    /// colour. Zero weights are left out.
+    #[must_use]
+    pub fn to_text(&self, comment: &[String], symmetric: bool) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        for c in comment {
+            let _ = writeln!(s, "# {c}");
+        }
+        let _ = writeln!(s, "scale {}", self.scale);
+        let colours: &[(usize, &str)] = if symmetric {
+            &[(0, "both")]
+        } else {
+            &[(0, "black"), (1, "white")]
+        };
+        for (role, rname) in [(MOVER, "mover"), (WAITER, "waiter")] {
+            for &(c, cname) in colours {
+                for code in 1..CODES {
+                    let v = self.cell[role][c][code];
+                    if v != 0 {
+                        let _ = writeln!(s, "cell {rname} {cname} {code} {v}");
+                    }
+                }
+            }
+        }
+        for &(c, cname) in colours {
+            for a in 0..LEVELS {
+                for b in 0..LEVELS {
+                    let v = self.combo[c][a][b];
+                    if v != 0 {
+                        let _ = writeln!(s, "combo {cname} {a} {b} {v}");
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// The embedded weight file of `rule`.
+#[must_use]
+pub fn embedded(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => include_str!("weights/freestyle.txt"),
+        Rule::Standard => include_str!("weights/standard.txt"),
+        Rule::Renju => include_str!("weights/renju.txt"),
+        Rule::Caro => include_str!("weights/caro.txt"),
+        Rule::CaroOverline => include_str!("weights/caro-overline.txt"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::table::cell_key;
+
+    #[test]
+    fn codes_are_the_pattern_multisets() {
+        // Every cell key maps to the code of its sorted patterns; codes are dense and distinct.
+        let mut seen = vec![false; CODES];
+        for k in 0..CELL_KEYS {
+            let code = code_of_key(k);
+            assert!(code < CODES);
+            seen[code] = true;
+            let mut a = cell_key_patterns(k);
+            let mut b = code_patterns(code);
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "key {k}");
+            // Any permutation of the directions gives the same code.
+            let p = cell_key_patterns(k);
+            assert_eq!(code_of_key(cell_key([p[2], p[0], p[3], p[1]])), code);
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(code_of_key(0), 0);
+    }
+
+    #[test]
+    fn every_embedded_file_parses_and_round_trips() {
+        for rule in Rule::ALL {
+            let w = CodeWeights::parse(embedded(rule), rule).unwrap();
+            assert!(w.scale > 0);
+            let sym = rule != Rule::Renju;
+            if sym {
+                assert_eq!(
+                    w.cell,
+                    [[w.cell[MOVER][0]; 2], [w.cell[WAITER][0]; 2]],
+                    "{rule}"
+                );
+                assert_eq!(w.combo[0], w.combo[1], "{rule}");
+            }
+            let back = CodeWeights::parse(&w.to_text(&["x".into()], sym), rule).unwrap();
+            assert_eq!(back, w);
+        }
+    }
+
+    #[test]
+    fn packed_pairs_add_as_pairs() {
+        let vals = [-30_000, -7, -1, 0, 1, 5, 29_999];
+        let mut sum = 0i64;
+        let (mut sa, mut sb) = (0i32, 0i32);
+        for (i, &a) in vals.iter().enumerate() {
+            for &b in &vals[i..] {
+                assert_eq!(unpack_pair(pack_pair(a, b)), [a, b]);
+                sum += pack_pair(a, b) - pack_pair(b, a) + pack_pair(a, b);
+                sa += a - b + a;
+                sb += b - a + b;
+                assert_eq!(unpack_pair(sum), [sa, sb]);
+            }
+        }
+    }
+
+    #[test]
+    fn parse_rejects_bad_lines() {
+        for bad in [
+            "cell mover black 1 5",
+            "scale 10\ncell mover red 1 5",
+            "scale 10\ncell mover black 715 5",
+            "scale 10\ncombo both 8 0 1",
+            "scale 10\ncombo 1 0 1",
+            "scale 10\nfoo",
+            "scale 0",
+        ] {
+            assert!(CodeWeights::parse(bad, Rule::Renju).is_err(), "{bad}");
+        }
+        let w = CodeWeights::parse(
+            "scale 10\ncell waiter both 3 -7\ncombo white 1 2 9",
+            Rule::Renju,
+        )
+        .unwrap();
+        assert_eq!(w.cell[WAITER][0][3], -7);
+        assert_eq!(w.cell[WAITER][1][3], -7);
+        assert_eq!(w.combo[1][1][2], 9);
+        assert_eq!(w.combo[0][1][2], 0);
+        let k = (0..CELL_KEYS).find(|&k| code_of_key(k) == 3).unwrap();
+        assert_eq!(w.key_weights(Color::White, k), [0, -7]);
+        assert!(CodeWeights::parse("scale 10\ncell mover black 3 30001", Rule::Renju).is_err());
+    }
+}

@@ -1,0 +1,561 @@
+//! The evaluation tuner (`renju-engine tune`): logistic regression of game results on the
+//! features of [`crate::eval::features`], fitted with (lazy) Adam on minibatches, with every
+//! tenth game held back for validation. Each code's weight is its class's weight (one per role,
+//! colour and [`Class`], unpenalised) plus a residual of its own, L2-penalised: a code seen in
+//! few positions stays near its class.
+//!
+//! The model: a position with feature vector `x` is won by the side to move with probability
+//! `sigmoid(w · x)`, `w` in logistic units. The target is the game result for the side to move
+//! (1 win, 0.5 draw, 0 loss), optionally blended with the search score of the position
+//! (`lambda`). The fit starts from the hand weights ([`crate::eval::hand_code_weights`]) at the
+//! logistic scale that fits them best, so epoch 0 *is* the hand evaluation; the written integer
+//! weights are `w × scale`, where `scale` (evaluation points per logistic unit) is that hand
+//! fit's, so scores keep their old magnitude and the search's margins their meaning.
+//!
+//! Positions the evaluation never sees are left out: the side to move can make a five or an
+//! open four, or must block the opponent's five.
+
+use crate::board::Board;
+use crate::datagen::{GameRecord, PlyKind};
+use crate::eval::{
+    evaluate_with, features, from_vector, hand_code_weights, weight_vector, FEATURES, WEIGHTS,
+};
+use crate::pattern::code::{code_patterns, CODES};
+use crate::pattern::{combine, Class, CLASS_COUNT};
+use crate::rules;
+use crate::types::{Color, Rule};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::io::Write;
+
+/// Positions in a compact sparse form.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Feature indices of every position, concatenated.
+    pub idx: Vec<u32>,
+    /// Feature counts, parallel to `idx`.
+    pub cnt: Vec<f32>,
+    /// Start of each position's features in `idx` (one more entry than positions).
+    pub start: Vec<usize>,
+    /// Game result for the side to move: 1, 0.5 or 0.
+    pub result: Vec<f32>,
+    /// Search score for the side to move (hand-evaluation points; 0 if not searched).
+    pub score: Vec<f32>,
+    /// Whether the position was searched (has a score).
+    pub searched: Vec<bool>,
+    /// The hand evaluation of the position.
+    pub hand: Vec<f32>,
+}
+
+impl Dataset {
+    /// Number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.result.len()
+    }
+
+    /// Whether there are no positions.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.result.is_empty()
+    }
+
+    fn push(&mut self, f: &[(u32, i32)], result: f32, score: Option<f32>, hand: f32) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        for &(i, n) in f {
+            self.idx.push(i);
+            self.cnt.push(n as f32);
+        }
+        self.start.push(self.idx.len());
+        self.result.push(result);
+        self.score.push(score.unwrap_or(0.0));
+        self.searched.push(score.is_some());
+        self.hand.push(hand);
+    }
+
+    fn append(&mut self, other: Dataset) {
+        if other.is_empty() {
+            return;
+        }
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        let base = self.idx.len();
+        self.idx.extend(other.idx);
+        self.cnt.extend(other.cnt);
+        self.start
+            .extend(other.start.iter().skip(1).map(|s| s + base));
+        self.result.extend(other.result);
+        self.score.extend(other.score);
+        self.searched.extend(other.searched);
+        self.hand.extend(other.hand);
+    }
+
+    /// `w · x` of position `i`.
+    #[must_use]
+    pub fn dot(&self, i: usize, w: &[f64]) -> f64 {
+        (self.start[i]..self.start[i + 1])
+            .map(|j| f64::from(self.cnt[j]) * w[self.idx[j] as usize])
+            .sum()
+    }
+}
+
+/// Whether the evaluation is ever asked about this position (see the module notes).
+#[must_use]
+pub fn usable(board: &Board) -> bool {
+    let me = board.side_to_move();
+    !(board.has(me, Class::Five)
+        || board.has(me, Class::OpenFour)
+        || board.has(me.opponent(), Class::Five))
+}
+
+/// The usable positions of one game (the board before each ply).
+#[must_use]
+pub fn game_positions(g: &GameRecord) -> Dataset {
+    let mut d = Dataset::default();
+    let Ok(mut b) = Board::new(g.size, g.rule) else {
+        return d;
+    };
+    for p in &g.plies {
+        if usable(&b) {
+            let me = b.side_to_move();
+            let result = match g.result {
+                None => 0.5,
+                Some(c) if c == me => 1.0,
+                Some(_) => 0.0,
+            };
+            let score = (p.kind == PlyKind::Searched && !crate::eval::is_mate(p.score.into()))
+                .then_some(f32::from(p.score));
+            let hand = evaluate_with(&b, &WEIGHTS) as f32;
+            d.push(&features(&b), result, score, hand);
+        }
+        if rules::try_play(&mut b, p.mv).is_err() {
+            break;
+        }
+    }
+    d
+}
+
+/// Split `games` of `rule` into training and validation sets (every tenth game, by its
+/// position in the list, is validation).
+#[must_use]
+pub fn build(games: &[GameRecord], rule: Rule) -> (Dataset, Dataset) {
+    let per: Vec<(usize, Dataset)> = games
+        .par_iter()
+        .enumerate()
+        .filter(|(_, g)| g.rule == rule)
+        .map(|(i, g)| (i, game_positions(g)))
+        .collect();
+    let (mut train, mut valid) = (Dataset::default(), Dataset::default());
+    for (i, d) in per {
+        if i % 10 == 9 {
+            valid.append(d);
+        } else {
+            train.append(d);
+        }
+    }
+    (train, valid)
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+fn bce(t: f64, z: f64) -> f64 {
+    // -t ln p - (1 - t) ln (1 - p), written stably in z.
+    let sp = |x: f64| if x > 30.0 { x } else { x.exp().ln_1p() };
+    t * sp(-z) + (1.0 - t) * sp(z)
+}
+
+/// The training target of position `i`: the result, blended with the search score's win
+/// probability at `hand_s` (logistic units per hand point) by `lambda`.
+fn target(d: &Dataset, i: usize, lambda: f64, hand_s: f64) -> f64 {
+    let r = f64::from(d.result[i]);
+    if lambda > 0.0 && d.searched[i] {
+        (1.0 - lambda) * r + lambda * sigmoid(f64::from(d.score[i]) * hand_s)
+    } else {
+        r
+    }
+}
+
+/// Mean loss against the game results of the model `w`.
+#[must_use]
+pub fn loss(d: &Dataset, w: &[f64]) -> f64 {
+    if d.is_empty() {
+        return 0.0;
+    }
+    (0..d.len())
+        .into_par_iter()
+        .map(|i| bce(f64::from(d.result[i]), d.dot(i, w)))
+        .sum::<f64>()
+        / d.len() as f64
+}
+
+/// Mean loss of the hand evaluation at logistic scale `s` (units per point).
+#[must_use]
+pub fn hand_loss(d: &Dataset, s: f64) -> f64 {
+    if d.is_empty() {
+        return 0.0;
+    }
+    (0..d.len())
+        .map(|i| bce(f64::from(d.result[i]), f64::from(d.hand[i]) * s))
+        .sum::<f64>()
+        / d.len() as f64
+}
+
+/// The scale `s` that fits the hand evaluation best on `d` (golden-section search on log s).
+#[must_use]
+pub fn fit_hand_scale(d: &Dataset) -> f64 {
+    let (mut lo, mut hi) = ((1e-6f64).ln(), (1.0f64).ln());
+    let g = 0.618_033_988_75;
+    let f = |x: f64| hand_loss(d, x.exp());
+    let (mut a, mut b) = (hi - g * (hi - lo), lo + g * (hi - lo));
+    let (mut fa, mut fb) = (f(a), f(b));
+    for _ in 0..60 {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - g * (hi - lo);
+            fa = f(a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + g * (hi - lo);
+            fb = f(b);
+        }
+    }
+    f64::midpoint(lo, hi).exp()
+}
+
+/// Settings of a fit.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Adam step size.
+    pub lr: f64,
+    /// L2 penalty on each code's distance from its class weight and on each combination
+    /// weight (on the loss per position).
+    pub l2: f64,
+    /// Weight of the search score in the target (0 = results only).
+    pub lambda: f64,
+    /// Positions per minibatch.
+    pub batch: usize,
+    /// Shuffle seed.
+    pub seed: u64,
+}
+
+/// The result of a fit.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    /// Evaluation points per logistic unit.
+    pub scale: i32,
+    /// The fitted weights in feature order, logistic units.
+    pub weights: Vec<f64>,
+    /// Hand evaluation at its best scale: training and validation loss.
+    pub hand_loss: (f64, f64),
+    /// Fitted weights as rounded for shipping: training and validation loss.
+    pub fitted_loss: (f64, f64),
+}
+
+/// Fit the weights of `rule` on `train`, reporting each epoch to `log`.
+pub fn fit(
+    train: &Dataset,
+    valid: &Dataset,
+    rule: Rule,
+    st: &Settings,
+    log: &mut dyn Write,
+) -> Fit {
+    let s_hand = fit_hand_scale(train);
+    let hand = (hand_loss(train, s_hand), hand_loss(valid, s_hand));
+    let scale = (1.0 / s_hand).round().clamp(1.0, 100_000.0) as i32;
+    let _ = writeln!(
+        log,
+        "tune: {} training and {} validation positions; hand evaluation at {scale} points per logistic unit: train loss {:.5}, valid loss {:.5}",
+        train.len(),
+        valid.len(),
+        hand.0,
+        hand.1
+    );
+    let start = weight_vector(&hand_code_weights(rule, scale));
+    let w0: Vec<f64> = start.iter().map(|&x| x as f64 / f64::from(scale)).collect();
+    let _ = writeln!(
+        log,
+        "epoch 0: train loss {:.5}, valid loss {:.5} (the hand weights in code form)",
+        loss(train, &w0),
+        loss(valid, &w0)
+    );
+    // Parameters: per-code residuals (and the combination weights) `r`, then one weight per
+    // role, colour slot and class `u`. A code's weight is `u[its class] + r[code]`; only `r`
+    // is penalised, so rare codes stay near their class. The hand weights are a function of
+    // the class, so they start as `u` with `r = 0`.
+    let cells = 4 * CODES;
+    let class_param = |k: usize| {
+        let (group, code) = (k / CODES, k % CODES);
+        let colour = if group % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        FEATURES + group * CLASS_COUNT + combine(code_patterns(code), colour, rule) as usize
+    };
+    let class_of: Vec<usize> = (0..cells).map(class_param).collect();
+    let params = FEATURES + 4 * CLASS_COUNT;
+    let mut p = vec![0.0f64; params];
+    for k in 0..cells {
+        p[class_of[k]] = w0[k];
+    }
+    let effective = |p: &[f64]| -> Vec<f64> {
+        (0..FEATURES)
+            .map(|k| {
+                if k < cells {
+                    p[k] + p[class_of[k]]
+                } else {
+                    p[k]
+                }
+            })
+            .collect()
+    };
+    let mut w = effective(&p);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let mut m = vec![0.0f64; params];
+    let mut v = vec![0.0f64; params];
+    let mut t = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = StdRng::seed_from_u64(st.seed);
+    let batch = st.batch.max(1);
+    for epoch in 1..=st.epochs {
+        order.shuffle(&mut rng);
+        for chunk in order.chunks(batch) {
+            let gw = chunk
+                .par_iter()
+                .fold(
+                    || vec![0.0f64; FEATURES],
+                    |mut g, &i| {
+                        let z = train.dot(i, &w);
+                        let e = sigmoid(z) - target(train, i, st.lambda, s_hand);
+                        for j in train.start[i]..train.start[i + 1] {
+                            g[train.idx[j] as usize] += e * f64::from(train.cnt[j]);
+                        }
+                        g
+                    },
+                )
+                .reduce(
+                    || vec![0.0f64; FEATURES],
+                    |mut a, b| {
+                        for (x, y) in a.iter_mut().zip(b) {
+                            *x += y;
+                        }
+                        a
+                    },
+                );
+            let mut grad = vec![0.0f64; params];
+            grad[..FEATURES].copy_from_slice(&gw);
+            for k in 0..cells {
+                grad[class_of[k]] += gw[k];
+            }
+            t += 1;
+            let n = chunk.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            for k in 0..params {
+                // Lazy Adam: a parameter absent from the batch keeps its value and moments (an
+                // Adam step from the penalty alone would move a rare weight at the full step
+                // size every batch).
+                if grad[k] == 0.0 {
+                    continue;
+                }
+                let penalty = if k < FEATURES {
+                    2.0 * st.l2 * p[k]
+                } else {
+                    0.0
+                };
+                let g = grad[k] / n + penalty;
+                m[k] = b1 * m[k] + (1.0 - b1) * g;
+                v[k] = b2 * v[k] + (1.0 - b2) * g * g;
+                p[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+            }
+            w = effective(&p);
+        }
+        let _ = writeln!(
+            log,
+            "epoch {epoch}: train loss {:.5}, valid loss {:.5}",
+            loss(train, &w),
+            loss(valid, &w)
+        );
+    }
+    let shipped = shipped_vector(&w, rule, scale);
+    let fitted = (loss(train, &shipped), loss(valid, &shipped));
+    Fit {
+        scale,
+        weights: w,
+        hand_loss: hand,
+        fitted_loss: fitted,
+    }
+}
+
+/// The weights as the build will use them (integers at `scale`, code 0 zero, colours tied
+/// outside renju), back in logistic units.
+fn shipped_vector(w: &[f64], rule: Rule, scale: i32) -> Vec<f64> {
+    let cw = from_vector(&integer_vector(w, scale), rule, scale);
+    weight_vector(&cw)
+        .iter()
+        .map(|&x| x as f64 / f64::from(scale))
+        .collect()
+}
+
+/// Round logistic-unit weights to evaluation points.
+#[must_use]
+pub fn integer_vector(w: &[f64], scale: i32) -> Vec<i64> {
+    w.iter()
+        .map(|&x| (x * f64::from(scale)).round() as i64)
+        .collect()
+}
+
+/// Which side won, as a result for `me` (for tests and tools).
+#[must_use]
+pub fn result_for(winner: Option<Color>, me: Color) -> f32 {
+    match winner {
+        None => 0.5,
+        Some(c) if c == me => 1.0,
+        Some(_) => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::{play_game, Config, Variant};
+    use crate::eval::{cell_feature, combo_feature};
+    use crate::pattern::code::{code_of_key, WAITER};
+    use crate::pattern::table::cell_key;
+    use crate::pattern::Pattern;
+    use crate::search::Searcher;
+
+    #[test]
+    fn features_of_a_hand_made_position() {
+        // Freestyle 15, black h8 i8 (an open two on row 8), white far away at a1; white to
+        // move. Cells g8 and j8 make an open three for black: pattern OpenThree in the row,
+        // nothing else, so each counts once on black's waiter feature of that code.
+        let mut b = Board::new(15, Rule::Freestyle).unwrap();
+        b.put_unchecked(b.pos(7, 7), Color::Black);
+        b.put_unchecked(b.pos(8, 7), Color::Black);
+        b.put_unchecked(b.pos(0, 14), Color::White);
+        assert_eq!(b.side_to_move(), Color::Black);
+        b.pass();
+        let f = features(&b);
+        let three = code_of_key(cell_key([
+            Pattern::OpenThree,
+            Pattern::None,
+            Pattern::None,
+            Pattern::None,
+        ]));
+        let count = |i: usize| f.iter().find(|e| e.0 as usize == i).map_or(0, |e| e.1);
+        // g8 (6,7) and j8 (9,7): open three only in the row; f8/k8 too (split threes).
+        let open_three_cells = [(5, 7), (6, 7), (9, 7), (10, 7)]
+            .iter()
+            .filter(|&&(x, y)| {
+                let p = b.pos(x, y);
+                (0..4).all(|d| {
+                    let want = if d == 0 {
+                        Pattern::OpenThree
+                    } else {
+                        Pattern::None
+                    };
+                    b.pattern(p, d, Color::Black) == want
+                })
+            })
+            .count();
+        assert_eq!(open_three_cells, 4);
+        assert_eq!(count(cell_feature(WAITER, 0, three)), 4);
+        // White (to move) has a lone stone: its mover features are twos at most.
+        let codes = crate::pattern::code::CODES;
+        let mover: Vec<usize> = f
+            .iter()
+            .map(|e| e.0 as usize)
+            .filter(|&i| i < cell_feature(WAITER, 0, 0))
+            .collect();
+        assert!(!mover.is_empty());
+        for i in mover {
+            let pats = crate::pattern::code::code_patterns(i % codes);
+            assert!(pats.iter().all(|&p| p <= Pattern::Two), "{pats:?}");
+        }
+        // Combination: white has nothing (level 0), black an open three point (level 2).
+        assert_eq!(count(combo_feature(0, 0, 2)), 1);
+    }
+
+    fn tiny_games() -> Vec<GameRecord> {
+        let cfg = Config {
+            variants: vec![Variant {
+                rule: Rule::Freestyle,
+                size: 9,
+            }],
+            nodes: 200,
+            balance: 400,
+            seed: 3,
+            hash_mb: 1,
+        };
+        let mut s = Searcher::new(1, 1);
+        (0..20).map(|i| play_game(&cfg, i, &mut s)).collect()
+    }
+
+    #[test]
+    fn dataset_matches_the_games() {
+        let games = tiny_games();
+        let (train, valid) = build(&games, Rule::Freestyle);
+        // Every usable position of every game is in exactly one set, with its result.
+        let mut want = 0;
+        for g in &games {
+            let mut b = Board::new(g.size, g.rule).unwrap();
+            for p in &g.plies {
+                want += usize::from(usable(&b));
+                rules::try_play(&mut b, p.mv).unwrap();
+            }
+        }
+        assert_eq!(train.len() + valid.len(), want);
+        assert!(!valid.is_empty());
+        // The hand evaluation column equals the feature sum of the hand weights (no combo).
+        let hand = weight_vector(&hand_code_weights(Rule::Freestyle, 1));
+        for i in 0..train.len() {
+            let z: f64 = (train.start[i]..train.start[i + 1])
+                .filter(|&j| (train.idx[j] as usize) < 4 * crate::pattern::code::CODES)
+                .map(|j| f64::from(train.cnt[j]) * hand[train.idx[j] as usize] as f64)
+                .sum();
+            assert_eq!(z, f64::from(train.hand[i]));
+        }
+        // Results are from the side to move's view.
+        let g = &games[0];
+        let d = game_positions(g);
+        assert!(!d.is_empty());
+        for i in 0..d.len() {
+            assert!([0.0, 0.5, 1.0].contains(&d.result[i]));
+        }
+    }
+
+    #[test]
+    fn one_epoch_lowers_the_training_loss() {
+        let games = tiny_games();
+        let (train, valid) = build(&games, Rule::Freestyle);
+        let st = Settings {
+            epochs: 1,
+            lr: 0.01,
+            l2: 0.0,
+            lambda: 0.0,
+            batch: 64,
+            seed: 1,
+        };
+        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        let start: Vec<f64> = weight_vector(&hand_code_weights(Rule::Freestyle, f.scale))
+            .iter()
+            .map(|&x| x as f64 / f64::from(f.scale))
+            .collect();
+        assert!(loss(&train, &f.weights) < loss(&train, &start));
+        // The hand loss is the loss of the starting point at the fitted scale.
+        assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
+    }
+}
