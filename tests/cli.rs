@@ -1,5 +1,5 @@
-//! End-to-end tests of the `renju-engine fouls` subcommand (and a tiny `datagen` + `tune` run),
-//! process.
+//! End-to-end tests of the `renju-engine fouls` subcommand and of a tiny `datagen` + `tune` run,
+//! driving the built binary as a child process.
 //!
 //! Expected outputs come from the renju rules (docs/rules.md §2 and the §4 test positions, named
 //! R1..R28 below); coordinates are renju notation (column letter from the left, row number from
