@@ -158,6 +158,11 @@ enum Command {
         /// fits the data best, or --scale without data).
         #[arg(long)]
         hand: bool,
+        /// Fit the move-ordering weights instead (softmax towards the searched best move; an
+        /// attack weight for the mover's code and a defence weight for the opponent's code of
+        /// each cell); writes them as `attack|defence <colour> <code> <weight x 100>` lines.
+        #[arg(long, conflicts_with = "hand")]
+        policy: bool,
         /// Scale (points per logistic unit) for --hand without data.
         #[arg(long, default_value_t = 100)]
         scale: i32,
@@ -357,6 +362,7 @@ pub fn run(
             batch,
             seed,
             hand,
+            policy,
             scale,
             out: path,
         }) => tune_command(
@@ -370,7 +376,7 @@ pub fn run(
                 batch,
                 seed,
             },
-            (hand, scale),
+            (hand, policy, scale),
             &path,
             out,
         ),
@@ -650,7 +656,7 @@ fn tune_command(
     rule: Rule,
     data: Option<&str>,
     st: &crate::tune::Settings,
-    (hand, scale): (bool, i32),
+    (hand, policy, scale): (bool, bool, i32),
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<(), String> {
@@ -677,6 +683,44 @@ fn tune_command(
         for f in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
         }
+    }
+    if policy {
+        use crate::pattern::code::CODES;
+        let (train, valid) = crate::tune::build_policy(&games, rule);
+        if train.is_empty() || valid.is_empty() {
+            return Err(format!("no {rule} positions to fit in the data"));
+        }
+        let w = crate::tune::fit_policy(&train, &valid, st, out);
+        let (vl, va) = crate::tune::policy_loss(&valid, &w);
+        let line = format!(
+            "move ordering, valid top-1: hand {:.4}, fitted {va:.4} (fitted loss {vl:.4}); {} + {} positions",
+            crate::tune::hand_policy_accuracy(&valid),
+            train.len(),
+            valid.len()
+        );
+        writeln!(out, "tune: {line}").map_err(io)?;
+        comment.push(line);
+        let mut text = String::new();
+        for c in &comment {
+            text.push_str(&format!("# {c}\n"));
+        }
+        let slots: &[(usize, &str)] = if symmetric {
+            &[(0, "both")]
+        } else {
+            &[(0, "black"), (1, "white")]
+        };
+        for (part, name) in [(0, "attack"), (1, "defence")] {
+            for &(slot, cname) in slots {
+                for code in 1..CODES {
+                    let v = (w[(part * 2 + slot) * CODES + code] * 100.0).round() as i64;
+                    if v != 0 {
+                        text.push_str(&format!("{name} {cname} {code} {v}\n"));
+                    }
+                }
+            }
+        }
+        std::fs::write(path, text).map_err(io)?;
+        return writeln!(out, "tune: wrote {}", path.display()).map_err(io);
     }
     let (train, valid) = build(&games, rule);
     if hand {

@@ -558,4 +558,272 @@ mod tests {
         // The hand loss is the loss of the starting point at the fitted scale.
         assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
     }
+
+    #[test]
+    fn policy_fit_lowers_the_cross_entropy() {
+        let games = tiny_games();
+        let (train, valid) = build_policy(&games, Rule::Freestyle);
+        assert!(!train.is_empty() && !valid.is_empty());
+        // Every position's best move is one of its candidates.
+        for i in 0..train.len() {
+            assert!((train.best[i] as usize) < train.start[i + 1] - train.start[i]);
+        }
+        let acc = hand_policy_accuracy(&valid);
+        assert!((0.0..=1.0).contains(&acc));
+        let st = Settings {
+            epochs: 2,
+            lr: 0.05,
+            l2: 0.0,
+            lambda: 0.0,
+            batch: 16,
+            seed: 1,
+        };
+        let w = fit_policy(&train, &valid, &st, &mut std::io::sink());
+        let zero = vec![0.0; POLICY_PARAMS];
+        assert!(policy_loss(&train, &w).0 < policy_loss(&train, &zero).0);
+    }
+}
+
+/// Move-ordering positions: for each searched position, its legal candidates (the cells the
+/// search orders) as `(own code, opponent code, hand key)` and which one the search chose.
+#[derive(Clone, Debug, Default)]
+pub struct PolicySet {
+    /// Candidates of every position, concatenated: own feature, opponent feature, hand key.
+    pub cand: Vec<(u32, u32, i32)>,
+    /// Start of each position's candidates (one more entry than positions).
+    pub start: Vec<usize>,
+    /// Index (within the position's candidates) of the searched best move.
+    pub best: Vec<u32>,
+}
+
+/// Length of the policy parameter vector: an attack weight per (colour slot, code) for the
+/// side to move's own code of a cell, a defence weight per (colour slot, code) for the
+/// opponent's code of the same cell.
+pub const POLICY_PARAMS: usize = 4 * CODES;
+
+impl PolicySet {
+    /// Number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.best.len()
+    }
+
+    /// Whether there are no positions.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.best.is_empty()
+    }
+
+    fn append(&mut self, o: PolicySet) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        let base = self.cand.len();
+        self.cand.extend(o.cand);
+        self.start.extend(o.start.iter().skip(1).map(|s| s + base));
+        self.best.extend(o.best);
+    }
+
+    fn logits(&self, i: usize, w: &[f64]) -> Vec<f64> {
+        self.cand[self.start[i]..self.start[i + 1]]
+            .iter()
+            .map(|&(a, d, _)| w[a as usize] + w[d as usize])
+            .collect()
+    }
+}
+
+/// The hand ordering key of a cell for the side to move (the search's `order_key` without
+/// killers and history): threat rank, then own score plus the opponent's score at
+/// [`crate::search::params::DEFENCE_PCT`].
+#[must_use]
+pub fn hand_order_key(board: &Board, p: crate::types::Pos) -> i32 {
+    use crate::search::threats::rank;
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let r = rank(board.class(p, me)).max(rank(board.class(p, opp)) - 1);
+    r * 10_000 + board.score(p, me) + board.score(p, opp) * crate::search::params::DEFENCE_PCT / 100
+}
+
+/// The policy positions of one game: every searched ply whose best move is a legal candidate.
+#[must_use]
+pub fn game_policy(g: &GameRecord) -> PolicySet {
+    use crate::eval::combo_slot;
+    use crate::pattern::code::code_of_key;
+    use crate::pattern::table::cell_key;
+    let mut d = PolicySet {
+        start: vec![0],
+        ..PolicySet::default()
+    };
+    let Ok(mut b) = Board::new(g.size, g.rule) else {
+        return d;
+    };
+    for p in &g.plies {
+        if p.kind == PlyKind::Searched {
+            let me = b.side_to_move();
+            let opp = me.opponent();
+            let cells: Vec<crate::types::Pos> = b.candidates().collect();
+            let mut cands = Vec::with_capacity(cells.len());
+            let mut best = None;
+            for q in cells {
+                if me == Color::Black && rules::renju::foul(&mut b, q).is_some() {
+                    continue;
+                }
+                let code =
+                    |c: Color| code_of_key(cell_key([0, 1, 2, 3].map(|dd| b.pattern(q, dd, c))));
+                let own = combo_slot(g.rule, me) * CODES + code(me);
+                let def = 2 * CODES + combo_slot(g.rule, opp) * CODES + code(opp);
+                if q == p.best {
+                    best = Some(cands.len() as u32);
+                }
+                cands.push((own as u32, def as u32, hand_order_key(&b, q)));
+            }
+            if let Some(bi) = best {
+                if cands.len() > 1 {
+                    d.cand.extend(cands);
+                    d.start.push(d.cand.len());
+                    d.best.push(bi);
+                }
+            }
+        }
+        if rules::try_play(&mut b, p.mv).is_err() {
+            break;
+        }
+    }
+    d
+}
+
+/// Policy training and validation sets of `rule` (every tenth game is validation).
+#[must_use]
+pub fn build_policy(games: &[GameRecord], rule: Rule) -> (PolicySet, PolicySet) {
+    let per: Vec<(usize, PolicySet)> = games
+        .par_iter()
+        .enumerate()
+        .filter(|(_, g)| g.rule == rule)
+        .map(|(i, g)| (i, game_policy(g)))
+        .collect();
+    let (mut train, mut valid) = (PolicySet::default(), PolicySet::default());
+    for (i, d) in per {
+        if i % 10 == 9 {
+            valid.append(d);
+        } else {
+            train.append(d);
+        }
+    }
+    (train, valid)
+}
+
+/// Cross-entropy of the searched best move and top-1 accuracy of the model `w` on `d`.
+#[must_use]
+pub fn policy_loss(d: &PolicySet, w: &[f64]) -> (f64, f64) {
+    if d.is_empty() {
+        return (0.0, 0.0);
+    }
+    let (ce, hits) = (0..d.len())
+        .into_par_iter()
+        .map(|i| {
+            let z = d.logits(i, w);
+            let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
+            let b = d.best[i] as usize;
+            let top = (0..z.len()).fold(0, |a, j| if z[j] > z[a] { j } else { a });
+            (lse - z[b], u32::from(top == b))
+        })
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (ce / d.len() as f64, f64::from(hits) / d.len() as f64)
+}
+
+/// Top-1 accuracy of the hand ordering key on `d` (ties broken by the first candidate, i.e.
+/// by cell, as the search does).
+#[must_use]
+pub fn hand_policy_accuracy(d: &PolicySet) -> f64 {
+    if d.is_empty() {
+        return 0.0;
+    }
+    let hits: usize = (0..d.len())
+        .filter(|&i| {
+            let c = &d.cand[d.start[i]..d.start[i + 1]];
+            let top = (0..c.len()).fold(0, |a, j| if c[j].2 > c[a].2 { j } else { a });
+            top == d.best[i] as usize
+        })
+        .count();
+    hits as f64 / d.len() as f64
+}
+
+/// Fit the policy weights (softmax regression over each position's candidates, Adam, L2),
+/// reporting each epoch; returns the weights in feature order (see [`POLICY_PARAMS`]).
+pub fn fit_policy(
+    train: &PolicySet,
+    valid: &PolicySet,
+    st: &Settings,
+    log: &mut dyn Write,
+) -> Vec<f64> {
+    let _ = writeln!(
+        log,
+        "policy: {} training and {} validation positions; hand ordering top-1: train {:.4}, valid {:.4}",
+        train.len(),
+        valid.len(),
+        hand_policy_accuracy(train),
+        hand_policy_accuracy(valid)
+    );
+    let mut w = vec![0.0f64; POLICY_PARAMS];
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let mut m = vec![0.0f64; POLICY_PARAMS];
+    let mut v = vec![0.0f64; POLICY_PARAMS];
+    let mut t = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = StdRng::seed_from_u64(st.seed);
+    for epoch in 1..=st.epochs {
+        order.shuffle(&mut rng);
+        for chunk in order.chunks(st.batch.max(1)) {
+            let grad = chunk
+                .par_iter()
+                .fold(
+                    || vec![0.0f64; POLICY_PARAMS],
+                    |mut g, &i| {
+                        let z = train.logits(i, &w);
+                        let mx = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        let e: Vec<f64> = z.iter().map(|x| (x - mx).exp()).collect();
+                        let s: f64 = e.iter().sum();
+                        let c = &train.cand[train.start[i]..train.start[i + 1]];
+                        for (j, &(a, d, _)) in c.iter().enumerate() {
+                            let mut gj = e[j] / s;
+                            if j == train.best[i] as usize {
+                                gj -= 1.0;
+                            }
+                            g[a as usize] += gj;
+                            g[d as usize] += gj;
+                        }
+                        g
+                    },
+                )
+                .reduce(
+                    || vec![0.0f64; POLICY_PARAMS],
+                    |mut a, b| {
+                        for (x, y) in a.iter_mut().zip(b) {
+                            *x += y;
+                        }
+                        a
+                    },
+                );
+            t += 1;
+            let n = chunk.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            for k in 0..POLICY_PARAMS {
+                if grad[k] == 0.0 {
+                    continue;
+                }
+                let g = grad[k] / n + 2.0 * st.l2 * w[k];
+                m[k] = b1 * m[k] + (1.0 - b1) * g;
+                v[k] = b2 * v[k] + (1.0 - b2) * g * g;
+                w[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+            }
+        }
+        let (tl, ta) = policy_loss(train, &w);
+        let (vl, va) = policy_loss(valid, &w);
+        let _ = writeln!(
+            log,
+            "policy epoch {epoch}: train loss {tl:.4} top-1 {ta:.4}, valid loss {vl:.4} top-1 {va:.4}"
+        );
+    }
+    w
 }
