@@ -373,7 +373,7 @@ pub fn fit(
                 if grad[k] == 0.0 {
                     continue;
                 }
-                let none_class = k >= FEATURES && (k - FEATURES) % CLASS_COUNT == 0;
+                let none_class = k >= FEATURES && (k - FEATURES).is_multiple_of(CLASS_COUNT);
                 if st.class_only && (k < cells || none_class) {
                     continue;
                 }
