@@ -158,6 +158,10 @@ enum Command {
         /// fits the data best, or --scale without data).
         #[arg(long)]
         hand: bool,
+        /// Fit only one weight per class (and the combination table): the form the engine
+        /// plays without incremental code sums (see `eval::evaluate`).
+        #[arg(long)]
+        class_only: bool,
         /// Fit the move-ordering weights instead (softmax towards the searched best move; an
         /// attack weight for the mover's code and a defence weight for the opponent's code of
         /// each cell); writes them as `attack|defence <colour> <code> <weight x 100>` lines.
@@ -363,6 +367,7 @@ pub fn run(
             seed,
             hand,
             policy,
+            class_only,
             scale,
             out: path,
         }) => tune_command(
@@ -375,6 +380,7 @@ pub fn run(
                 lambda,
                 batch,
                 seed,
+                class_only,
             },
             (hand, policy, scale),
             &path,

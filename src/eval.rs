@@ -29,6 +29,7 @@ use crate::pattern::code::{
 use crate::pattern::table::cell_key;
 use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::types::{Color, Rule};
+use std::sync::OnceLock;
 
 /// Score bound for won/lost positions; a win in `n` plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -63,16 +64,85 @@ pub const WEIGHTS: Weights = Weights {
     renju_foul_bonus: 6,
 };
 
-/// Evaluate the position for the side to move (positive = good for it): the hand weights
-/// [`WEIGHTS`] over the board's class counts.
-///
-/// The pattern-code form ([`evaluate_code`]) is not yet used in play: the embedded weights are
-/// the hand weights in that form, equal to this, and the board does not keep their sums (an
-/// incremental sum costs speed that only fitted weights that play better can repay).
+/// Evaluate the position for the side to move (positive = good for it) with the rule's
+/// embedded weights, in their class-level form: each colour's class counts times the weight of
+/// the class for that colour and role, plus the combination term. Equal to [`evaluate_code`]
+/// with the embedded weights as long as every code of a class weighs the same (the files are
+/// fitted with `tune --class-only`; a test checks it); then no incremental code sums are needed.
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {
-    evaluate_with(board, &WEIGHTS)
+    let t = ClassTable::get(board.rule());
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    let (sm, so) = (combo_slot(board.rule(), me), combo_slot(board.rule(), opp));
+    let mut v = t.combo[sm][level(board, me)][level(board, opp)];
+    for class in 1..CLASS_COUNT {
+        let k = Class::ALL[class];
+        v += i32::from(board.count(me, k)) * t.cell[MOVER][sm][class]
+            + i32::from(board.count(opp, k)) * t.cell[WAITER][so][class];
+    }
+    v
+}
+
+/// The embedded weights of a rule in class-level form (see [`evaluate`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassTable {
+    /// `cell[role][colour slot][class]`: the weight of every code of that class.
+    pub cell: [[[i32; CLASS_COUNT]; 2]; 2],
+    /// As [`CodeWeights::combo`].
+    pub combo: [[[i32; LEVELS]; LEVELS]; 2],
+}
+
+impl ClassTable {
+    /// The class-level form of `w` (for rule `rule`): the weight of the last code of each class,
+    /// and whether every code of each class weighs the same (class `None` must weigh 0, as
+    /// code 0 does).
+    #[must_use]
+    pub fn from_codes(w: &CodeWeights, rule: Rule) -> (ClassTable, bool) {
+        let mut t = ClassTable {
+            cell: [[[0; CLASS_COUNT]; 2]; 2],
+            combo: w.combo,
+        };
+        let mut seen = [[[false; CLASS_COUNT]; 2]; 2];
+        let mut uniform = true;
+        for role in [MOVER, WAITER] {
+            for c in Color::ALL {
+                for code in 0..CODES {
+                    let class = combine(code_patterns(code), c, rule) as usize;
+                    let x = w.cell[role][c.index()][code];
+                    let slot = &mut t.cell[role][c.index()][class];
+                    if seen[role][c.index()][class] && *slot != x {
+                        uniform = false;
+                    }
+                    seen[role][c.index()][class] = true;
+                    *slot = x;
+                }
+                uniform &= t.cell[role][c.index()][0] == 0;
+            }
+        }
+        (t, uniform)
+    }
+
+    /// The class-level form of the embedded weights of `rule`.
+    ///
+    /// # Panics
+    /// If the embedded weights are not class-level (a test checks every rule).
+    #[must_use]
+    pub fn get(rule: Rule) -> &'static ClassTable {
+        static T: [OnceLock<ClassTable>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        T[rule.index()].get_or_init(|| {
+            let (t, uniform) = ClassTable::from_codes(CodeWeights::get(rule), rule);
+            assert!(uniform, "the embedded {rule} weights are not class-level");
+            t
+        })
+    }
 }
 
 /// The pattern-code evaluation of `board` with weights `w`, computed from the features (slow:
@@ -351,6 +421,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_embedded_file_is_class_level() {
+        for rule in Rule::ALL {
+            let (_, uniform) = ClassTable::from_codes(CodeWeights::get(rule), rule);
+            assert!(uniform, "{rule}");
+        }
+        // A code-level file is told apart.
+        let mut w = hand_code_weights(Rule::Renju, 100);
+        w.cell[MOVER][0][5] += 1;
+        assert!(!ClassTable::from_codes(&w, Rule::Renju).1);
     }
 
     #[test]

@@ -249,6 +249,9 @@ pub struct Settings {
     pub batch: usize,
     /// Shuffle seed.
     pub seed: u64,
+    /// Fit class weights and the combination table only (every code of a class keeps one
+    /// weight; class `None` stays 0), so the fast class-count evaluation can play them.
+    pub class_only: bool,
 }
 
 /// The result of a fit.
@@ -368,6 +371,10 @@ pub fn fit(
                 // Adam step from the penalty alone would move a rare weight at the full step
                 // size every batch).
                 if grad[k] == 0.0 {
+                    continue;
+                }
+                let none_class = k >= FEATURES && (k - FEATURES).is_multiple_of(CLASS_COUNT);
+                if st.class_only && (k < cells || none_class) {
                     continue;
                 }
                 let penalty = if k < FEATURES {
@@ -548,6 +555,7 @@ mod tests {
             lambda: 0.0,
             batch: 64,
             seed: 1,
+            class_only: false,
         };
         let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
         let start: Vec<f64> = weight_vector(&hand_code_weights(Rule::Freestyle, f.scale))
@@ -557,6 +565,30 @@ mod tests {
         assert!(loss(&train, &f.weights) < loss(&train, &start));
         // The hand loss is the loss of the starting point at the fitted scale.
         assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_class_only_fit_is_class_level() {
+        let games = tiny_games();
+        let (train, valid) = build(&games, Rule::Freestyle);
+        let st = Settings {
+            epochs: 2,
+            lr: 0.05,
+            l2: 0.0,
+            lambda: 0.0,
+            batch: 16,
+            seed: 1,
+            class_only: true,
+        };
+        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        let w = from_vector(
+            &integer_vector(&f.weights, f.scale),
+            Rule::Freestyle,
+            f.scale,
+        );
+        assert!(crate::eval::ClassTable::from_codes(&w, Rule::Freestyle).1);
+        // And it moved away from the hand weights.
+        assert_ne!(w.cell, hand_code_weights(Rule::Freestyle, f.scale).cell);
     }
 
     #[test]
@@ -577,6 +609,7 @@ mod tests {
             lambda: 0.0,
             batch: 16,
             seed: 1,
+            class_only: false,
         };
         let w = fit_policy(&train, &valid, &st, &mut std::io::sink());
         let zero = vec![0.0; POLICY_PARAMS];
