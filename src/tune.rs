@@ -77,6 +77,16 @@ impl Dataset {
         self.hand.push(hand);
     }
 
+    /// `w · x` of position `i`.
+    #[must_use]
+    pub fn dot(&self, i: usize, w: &[f64]) -> f64 {
+        (self.start[i]..self.start[i + 1])
+            .map(|j| f64::from(self.cnt[j]) * w[self.idx[j] as usize])
+            .sum()
+    }
+}
+
+impl Split for Dataset {
     fn append(&mut self, other: Dataset) {
         if other.is_empty() {
             return;
@@ -93,14 +103,6 @@ impl Dataset {
         self.score.extend(other.score);
         self.searched.extend(other.searched);
         self.hand.extend(other.hand);
-    }
-
-    /// `w · x` of position `i`.
-    #[must_use]
-    pub fn dot(&self, i: usize, w: &[f64]) -> f64 {
-        (self.start[i]..self.start[i + 1])
-            .map(|j| f64::from(self.cnt[j]) * w[self.idx[j] as usize])
-            .sum()
     }
 }
 
@@ -123,11 +125,7 @@ pub fn game_positions(g: &GameRecord) -> Dataset {
     for p in &g.plies {
         if usable(&b) {
             let me = b.side_to_move();
-            let result = match g.result {
-                None => 0.5,
-                Some(c) if c == me => 1.0,
-                Some(_) => 0.0,
-            };
+            let result = result_for(g.result, me);
             let score = (p.kind == PlyKind::Searched && !crate::eval::is_mate(p.score.into()))
                 .then_some(f32::from(p.score));
             let hand = evaluate_with(&b, &WEIGHTS) as f32;
@@ -144,13 +142,28 @@ pub fn game_positions(g: &GameRecord) -> Dataset {
 /// position in the list, is validation).
 #[must_use]
 pub fn build(games: &[GameRecord], rule: Rule) -> (Dataset, Dataset) {
-    let per: Vec<(usize, Dataset)> = games
+    split(games, rule, game_positions)
+}
+
+/// Sets of positions that can be concatenated game by game.
+trait Split: Default + Send {
+    fn append(&mut self, other: Self);
+}
+
+/// The positions of the games of `rule`, made by `per_game` in parallel, split by game into
+/// training and validation sets (every tenth game, by its position in the list, is validation).
+fn split<T: Split>(
+    games: &[GameRecord],
+    rule: Rule,
+    per_game: impl Fn(&GameRecord) -> T + Sync,
+) -> (T, T) {
+    let per: Vec<(usize, T)> = games
         .par_iter()
         .enumerate()
         .filter(|(_, g)| g.rule == rule)
-        .map(|(i, g)| (i, game_positions(g)))
+        .map(|(i, g)| (i, per_game(g)))
         .collect();
-    let (mut train, mut valid) = (Dataset::default(), Dataset::default());
+    let (mut train, mut valid) = (T::default(), T::default());
     for (i, d) in per {
         if i % 10 == 9 {
             valid.append(d);
@@ -159,6 +172,76 @@ pub fn build(games: &[GameRecord], rule: Rule) -> (Dataset, Dataset) {
         }
     }
     (train, valid)
+}
+
+/// The summed gradient over the positions of `chunk`, in parallel: `add(i, g)` adds position
+/// `i`'s gradient to `g` (of length `len`).
+fn batch_gradient(chunk: &[usize], len: usize, add: impl Fn(usize, &mut [f64]) + Sync) -> Vec<f64> {
+    chunk
+        .par_iter()
+        .fold(
+            || vec![0.0f64; len],
+            |mut g, &i| {
+                add(i, &mut g);
+                g
+            },
+        )
+        .reduce(
+            || vec![0.0f64; len],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        )
+}
+
+/// Lazy Adam: a parameter absent from the batch (gradient exactly 0) keeps its value and
+/// moments; an Adam step from a penalty alone would move a rare weight at the full step size
+/// every batch.
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+}
+
+impl Adam {
+    const B1: f64 = 0.9;
+    const B2: f64 = 0.999;
+    const EPS: f64 = 1e-8;
+
+    fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            t: 0,
+        }
+    }
+
+    /// One step on `p` from `grad` summed over `n` positions: parameters where `frozen` holds
+    /// are left alone, `penalty(k, p[k])` is added to the mean gradient of the others.
+    fn step(
+        &mut self,
+        p: &mut [f64],
+        grad: &[f64],
+        n: f64,
+        lr: f64,
+        penalty: impl Fn(usize, f64) -> f64,
+        frozen: impl Fn(usize) -> bool,
+    ) {
+        self.t += 1;
+        let (c1, c2) = (1.0 - Self::B1.powi(self.t), 1.0 - Self::B2.powi(self.t));
+        for k in 0..p.len() {
+            if grad[k] == 0.0 || frozen(k) {
+                continue;
+            }
+            let g = grad[k] / n + penalty(k, p[k]);
+            self.m[k] = Self::B1 * self.m[k] + (1.0 - Self::B1) * g;
+            self.v[k] = Self::B2 * self.v[k] + (1.0 - Self::B2) * g * g;
+            p[k] -= lr * (self.m[k] / c1) / ((self.v[k] / c2).sqrt() + Self::EPS);
+        }
+    }
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -326,67 +409,35 @@ pub fn fit(
             .collect()
     };
     let mut w = effective(&p);
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
-    let mut m = vec![0.0f64; params];
-    let mut v = vec![0.0f64; params];
-    let mut t = 0i32;
+    let mut adam = Adam::new(params);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(st.seed);
     let batch = st.batch.max(1);
     for epoch in 1..=st.epochs {
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
-            let gw = chunk
-                .par_iter()
-                .fold(
-                    || vec![0.0f64; FEATURES],
-                    |mut g, &i| {
-                        let z = train.dot(i, &w);
-                        let e = sigmoid(z) - target(train, i, st.lambda, s_hand);
-                        for j in train.start[i]..train.start[i + 1] {
-                            g[train.idx[j] as usize] += e * f64::from(train.cnt[j]);
-                        }
-                        g
-                    },
-                )
-                .reduce(
-                    || vec![0.0f64; FEATURES],
-                    |mut a, b| {
-                        for (x, y) in a.iter_mut().zip(b) {
-                            *x += y;
-                        }
-                        a
-                    },
-                );
+            let gw = batch_gradient(chunk, FEATURES, |i, g| {
+                let e = sigmoid(train.dot(i, &w)) - target(train, i, st.lambda, s_hand);
+                for j in train.start[i]..train.start[i + 1] {
+                    g[train.idx[j] as usize] += e * f64::from(train.cnt[j]);
+                }
+            });
             let mut grad = vec![0.0f64; params];
             grad[..FEATURES].copy_from_slice(&gw);
             for k in 0..cells {
                 grad[class_of[k]] += gw[k];
             }
-            t += 1;
-            let n = chunk.len() as f64;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-            for k in 0..params {
-                // Lazy Adam: a parameter absent from the batch keeps its value and moments (an
-                // Adam step from the penalty alone would move a rare weight at the full step
-                // size every batch).
-                if grad[k] == 0.0 {
-                    continue;
-                }
-                let none_class = k >= FEATURES && (k - FEATURES).is_multiple_of(CLASS_COUNT);
-                if st.class_only && (k < cells || none_class) {
-                    continue;
-                }
-                let penalty = if k < FEATURES {
-                    2.0 * st.l2 * p[k]
-                } else {
-                    0.0
-                };
-                let g = grad[k] / n + penalty;
-                m[k] = b1 * m[k] + (1.0 - b1) * g;
-                v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-                p[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
-            }
+            adam.step(
+                &mut p,
+                &grad,
+                chunk.len() as f64,
+                st.lr,
+                |k, x| if k < FEATURES { 2.0 * st.l2 * x } else { 0.0 },
+                |k| {
+                    let none_class = k >= FEATURES && (k - FEATURES).is_multiple_of(CLASS_COUNT);
+                    st.class_only && (k < cells || none_class)
+                },
+            );
             w = effective(&p);
         }
         let _ = writeln!(
@@ -424,7 +475,7 @@ pub fn integer_vector(w: &[f64], scale: i32) -> Vec<i64> {
         .collect()
 }
 
-/// Which side won, as a result for `me` (for tests and tools).
+/// The result of a game won by `winner` (`None`: a draw) for `me`: 1, 0.5 or 0.
 #[must_use]
 pub fn result_for(winner: Option<Color>, me: Color) -> f32 {
     match winner {
@@ -647,6 +698,15 @@ impl PolicySet {
         self.best.is_empty()
     }
 
+    fn logits(&self, i: usize, w: &[f64]) -> Vec<f64> {
+        self.cand[self.start[i]..self.start[i + 1]]
+            .iter()
+            .map(|&(a, d, _)| w[a as usize] + w[d as usize])
+            .collect()
+    }
+}
+
+impl Split for PolicySet {
     fn append(&mut self, o: PolicySet) {
         if self.start.is_empty() {
             self.start.push(0);
@@ -656,25 +716,6 @@ impl PolicySet {
         self.start.extend(o.start.iter().skip(1).map(|s| s + base));
         self.best.extend(o.best);
     }
-
-    fn logits(&self, i: usize, w: &[f64]) -> Vec<f64> {
-        self.cand[self.start[i]..self.start[i + 1]]
-            .iter()
-            .map(|&(a, d, _)| w[a as usize] + w[d as usize])
-            .collect()
-    }
-}
-
-/// The hand ordering key of a cell for the side to move (the search's `order_key` without
-/// killers and history): threat rank, then own score plus the opponent's score at
-/// [`crate::search::params::DEFENCE_PCT`].
-#[must_use]
-pub fn hand_order_key(board: &Board, p: crate::types::Pos) -> i32 {
-    use crate::search::threats::rank;
-    let me = board.side_to_move();
-    let opp = me.opponent();
-    let r = rank(board.class(p, me)).max(rank(board.class(p, opp)) - 1);
-    r * 10_000 + board.score(p, me) + board.score(p, opp) * crate::search::params::DEFENCE_PCT / 100
 }
 
 /// The policy positions of one game: every searched ply whose best move is a legal candidate.
@@ -708,7 +749,11 @@ pub fn game_policy(g: &GameRecord) -> PolicySet {
                 if q == p.best {
                     best = Some(cands.len() as u32);
                 }
-                cands.push((own as u32, def as u32, hand_order_key(&b, q)));
+                cands.push((
+                    own as u32,
+                    def as u32,
+                    crate::search::threats::static_order_key(&b, q, me),
+                ));
             }
             if let Some(bi) = best {
                 if cands.len() > 1 {
@@ -728,21 +773,7 @@ pub fn game_policy(g: &GameRecord) -> PolicySet {
 /// Policy training and validation sets of `rule` (every tenth game is validation).
 #[must_use]
 pub fn build_policy(games: &[GameRecord], rule: Rule) -> (PolicySet, PolicySet) {
-    let per: Vec<(usize, PolicySet)> = games
-        .par_iter()
-        .enumerate()
-        .filter(|(_, g)| g.rule == rule)
-        .map(|(i, g)| (i, game_policy(g)))
-        .collect();
-    let (mut train, mut valid) = (PolicySet::default(), PolicySet::default());
-    for (i, d) in per {
-        if i % 10 == 9 {
-            valid.append(d);
-        } else {
-            train.append(d);
-        }
-    }
-    (train, valid)
+    split(games, rule, game_policy)
 }
 
 /// Cross-entropy of the searched best move and top-1 accuracy of the model `w` on `d`.
@@ -799,57 +830,35 @@ pub fn fit_policy(
         hand_policy_accuracy(valid)
     );
     let mut w = vec![0.0f64; POLICY_PARAMS];
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
-    let mut m = vec![0.0f64; POLICY_PARAMS];
-    let mut v = vec![0.0f64; POLICY_PARAMS];
-    let mut t = 0i32;
+    let mut adam = Adam::new(POLICY_PARAMS);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(st.seed);
     for epoch in 1..=st.epochs {
         order.shuffle(&mut rng);
         for chunk in order.chunks(st.batch.max(1)) {
-            let grad = chunk
-                .par_iter()
-                .fold(
-                    || vec![0.0f64; POLICY_PARAMS],
-                    |mut g, &i| {
-                        let z = train.logits(i, &w);
-                        let mx = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                        let e: Vec<f64> = z.iter().map(|x| (x - mx).exp()).collect();
-                        let s: f64 = e.iter().sum();
-                        let c = &train.cand[train.start[i]..train.start[i + 1]];
-                        for (j, &(a, d, _)) in c.iter().enumerate() {
-                            let mut gj = e[j] / s;
-                            if j == train.best[i] as usize {
-                                gj -= 1.0;
-                            }
-                            g[a as usize] += gj;
-                            g[d as usize] += gj;
-                        }
-                        g
-                    },
-                )
-                .reduce(
-                    || vec![0.0f64; POLICY_PARAMS],
-                    |mut a, b| {
-                        for (x, y) in a.iter_mut().zip(b) {
-                            *x += y;
-                        }
-                        a
-                    },
-                );
-            t += 1;
-            let n = chunk.len() as f64;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-            for k in 0..POLICY_PARAMS {
-                if grad[k] == 0.0 {
-                    continue;
+            let grad = batch_gradient(chunk, POLICY_PARAMS, |i, g| {
+                let z = train.logits(i, &w);
+                let mx = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let e: Vec<f64> = z.iter().map(|x| (x - mx).exp()).collect();
+                let s: f64 = e.iter().sum();
+                let c = &train.cand[train.start[i]..train.start[i + 1]];
+                for (j, &(a, d, _)) in c.iter().enumerate() {
+                    let mut gj = e[j] / s;
+                    if j == train.best[i] as usize {
+                        gj -= 1.0;
+                    }
+                    g[a as usize] += gj;
+                    g[d as usize] += gj;
                 }
-                let g = grad[k] / n + 2.0 * st.l2 * w[k];
-                m[k] = b1 * m[k] + (1.0 - b1) * g;
-                v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-                w[k] -= st.lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
-            }
+            });
+            adam.step(
+                &mut w,
+                &grad,
+                chunk.len() as f64,
+                st.lr,
+                |_, x| 2.0 * st.l2 * x,
+                |_| false,
+            );
         }
         let (tl, ta) = policy_loss(train, &w);
         let (vl, va) = policy_loss(valid, &w);

@@ -15,7 +15,7 @@
 
 use super::table::{cell_key_patterns, CELL_KEYS};
 use super::Pattern;
-use crate::types::{Color, Rule};
+use crate::types::Rule;
 use std::sync::OnceLock;
 
 /// Number of pattern codes.
@@ -68,22 +68,6 @@ fn maps() -> &'static (Vec<u16>, Vec<u16>) {
 /// Largest weight magnitude.
 pub const MAX_WEIGHT: i32 = 30_000;
 
-/// Two weights (or two sums of weights) in one word, `a + b * 2^32`: sums of packed words are
-/// the packed sums, as long as each sum stays within 32 bits.
-#[inline]
-#[must_use]
-pub const fn pack_pair(a: i32, b: i32) -> i64 {
-    a as i64 + ((b as i64) << 32)
-}
-
-/// The two values of a [`pack_pair`] word.
-#[inline]
-#[must_use]
-pub const fn unpack_pair(x: i64) -> [i32; 2] {
-    let a = x as i32;
-    [a, ((x - a as i64) >> 32) as i32]
-}
-
 /// The evaluation weights of one rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeWeights {
@@ -97,9 +81,6 @@ pub struct CodeWeights {
     pub cell: [[[i32; CODES]; 2]; 2],
     /// `combo[mover's colour][mover level][waiter level]`, the threat-combination term.
     pub combo: [[[i32; LEVELS]; LEVELS]; 2],
-    /// `packed[colour][code]`: the mover and waiter weights as one [`pack_pair`] word,
-    /// derived from `cell` (1024 entries: any 10-bit code indexes it without a check).
-    packed: [[i64; 1024]; 2],
 }
 
 impl CodeWeights {
@@ -111,14 +92,13 @@ impl CodeWeights {
             scale,
             cell: [[[0; CODES]; 2]; 2],
             combo: [[[0; LEVELS]; LEVELS]; 2],
-            packed: [[0; 1024]; 2],
         };
         w.refresh();
         w
     }
 
-    /// Recompute the per-code pairs after `cell` changed (code 0 is forced to weigh 0, every
-    /// weight is clamped to [`MAX_WEIGHT`]).
+    /// Normalise after `cell` changed: code 0 weighs 0 and every weight is clamped to
+    /// [`MAX_WEIGHT`].
     pub fn refresh(&mut self) {
         for role in 0..2 {
             for c in 0..2 {
@@ -128,26 +108,6 @@ impl CodeWeights {
                 }
             }
         }
-        for c in 0..2 {
-            for code in 0..CODES {
-                self.packed[c][code] =
-                    pack_pair(self.cell[MOVER][c][code], self.cell[WAITER][c][code]);
-            }
-        }
-    }
-
-    /// The packed `[mover, waiter]` weights of colour `c` for pattern code `code` (only the
-    /// low 10 bits of `code` are read).
-    #[inline]
-    #[must_use]
-    pub fn packed(&self, c: Color, code: usize) -> i64 {
-        self.packed[c.index()][code & 0x3FF]
-    }
-
-    /// The `[mover, waiter]` weights of colour `c` for cell key `key`.
-    #[must_use]
-    pub fn key_weights(&self, c: Color, key: usize) -> [i32; 2] {
-        unpack_pair(self.packed(c, code_of_key(key)))
     }
 
     /// The embedded weights of `rule` (parsed once).
@@ -209,12 +169,7 @@ impl CodeWeights {
                         "waiter" => WAITER,
                         _ => return Err(bad()),
                     };
-                    let colours: &[usize] = match *colour {
-                        "black" => &[0],
-                        "white" => &[1],
-                        "both" => &[0, 1],
-                        _ => return Err(bad()),
-                    };
+                    let colours = colour_slots(colour).ok_or_else(bad)?;
                     let code = num(code)?;
                     let weight = num(weight)?;
                     if !(0..CODES as i64).contains(&code) || weight.abs() > i64::from(MAX_WEIGHT) {
@@ -225,12 +180,7 @@ impl CodeWeights {
                     }
                 }
                 ["combo", colour, a, b, weight] => {
-                    let colours: &[usize] = match *colour {
-                        "black" => &[0],
-                        "white" => &[1],
-                        "both" => &[0, 1],
-                        _ => return Err(bad()),
-                    };
+                    let colours = colour_slots(colour).ok_or_else(bad)?;
                     let (a, b, weight) = (num(a)?, num(b)?, num(weight)?);
                     let lv = 0..LEVELS as i64;
                     if !lv.contains(&a) || !lv.contains(&b) || weight.abs() > i64::from(MAX_WEIGHT)
@@ -288,6 +238,16 @@ impl CodeWeights {
             }
         }
         s
+    }
+}
+
+/// The colour slots a weight line names: `black`, `white` or `both`.
+fn colour_slots(name: &str) -> Option<&'static [usize]> {
+    match name {
+        "black" => Some(&[0]),
+        "white" => Some(&[1]),
+        "both" => Some(&[0, 1]),
+        _ => None,
     }
 }
 
@@ -349,22 +309,6 @@ mod tests {
     }
 
     #[test]
-    fn packed_pairs_add_as_pairs() {
-        let vals = [-30_000, -7, -1, 0, 1, 5, 29_999];
-        let mut sum = 0i64;
-        let (mut sa, mut sb) = (0i32, 0i32);
-        for (i, &a) in vals.iter().enumerate() {
-            for &b in &vals[i..] {
-                assert_eq!(unpack_pair(pack_pair(a, b)), [a, b]);
-                sum += pack_pair(a, b) - pack_pair(b, a) + pack_pair(a, b);
-                sa += a - b + a;
-                sb += b - a + b;
-                assert_eq!(unpack_pair(sum), [sa, sb]);
-            }
-        }
-    }
-
-    #[test]
     fn parse_rejects_bad_lines() {
         for bad in [
             "cell mover black 1 5",
@@ -386,8 +330,6 @@ mod tests {
         assert_eq!(w.cell[WAITER][1][3], -7);
         assert_eq!(w.combo[1][1][2], 9);
         assert_eq!(w.combo[0][1][2], 0);
-        let k = (0..CELL_KEYS).find(|&k| code_of_key(k) == 3).unwrap();
-        assert_eq!(w.key_weights(Color::White, k), [0, -7]);
         assert!(CodeWeights::parse("scale 10\ncell mover black 3 30001", Rule::Renju).is_err());
     }
 }

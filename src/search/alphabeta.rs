@@ -4,6 +4,7 @@ use super::params::*;
 use super::picker::Picker;
 use super::threats::{
     find_five, four_moves, has_open_four, legal, open_four_defences, rank, sort_moves,
+    static_order_key,
 };
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
@@ -307,12 +308,7 @@ impl<'a> Worker<'a> {
 
     /// Ordering key of a move for `me`.
     fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
-        let opp = me.opponent();
-        let own = self.board.score(p, me);
-        let def = self.board.score(p, opp);
-        let mut k = own + def * DEFENCE_PCT / 100;
-        let r = rank(self.board.class(p, me)).max(rank(self.board.class(p, opp)) - 1);
-        k += r * 10_000;
+        let mut k = static_order_key(&self.board, p, me);
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }

@@ -137,6 +137,17 @@ pub fn sort_moves(v: &mut [(i32, Pos)]) -> Vec<Pos> {
     v.iter().map(|&(_, p)| p).collect()
 }
 
+/// The static part of the move-ordering key of cell `p` for `me` (the search adds killers
+/// and history): the threat rank (own, or the opponent's one step lower), then own score plus
+/// [`super::params::DEFENCE_PCT`] percent of the opponent's.
+#[inline]
+#[must_use]
+pub fn static_order_key(board: &Board, p: Pos, me: Color) -> i32 {
+    let opp = me.opponent();
+    let r = rank(board.class(p, me)).max(rank(board.class(p, opp)) - 1);
+    r * 10_000 + board.score(p, me) + board.score(p, opp) * super::params::DEFENCE_PCT / 100
+}
+
 /// Ordering rank of a class for the attacker.
 #[must_use]
 pub const fn rank(c: Class) -> i32 {
