@@ -765,7 +765,8 @@ fn tune_command(
     );
     writeln!(out, "tune: {line}").map_err(io)?;
     comment.push(line);
-    let w = from_vector(&integer_vector(&f.weights, f.scale), rule, f.scale);
+    let mut w = from_vector(&integer_vector(&f.weights, f.scale), rule, f.scale);
+    w.scale = f.calibrated;
     std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
     writeln!(out, "tune: wrote {}", path.display()).map_err(io)
 }

@@ -10,7 +10,9 @@
 //! (`lambda`). The fit starts from the hand weights ([`crate::eval::hand_code_weights`]) at the
 //! logistic scale that fits them best, so epoch 0 *is* the hand evaluation; the written integer
 //! weights are `w × scale`, where `scale` (evaluation points per logistic unit) is that hand
-//! fit's, so scores keep their old magnitude and the search's margins their meaning.
+//! fit's, so scores keep their old magnitude and the search's margins their meaning. The
+//! `scale` written to the file is the fitted evaluation's own calibration ([`calibrate`]): the
+//! points per logistic unit at which its scores predict the training results best.
 //!
 //! Positions the evaluation never sees are left out: the side to move can make a five or an
 //! open four, or must block the opponent's five.
@@ -293,9 +295,15 @@ pub fn hand_loss(d: &Dataset, s: f64) -> f64 {
 /// The scale `s` that fits the hand evaluation best on `d` (golden-section search on log s).
 #[must_use]
 pub fn fit_hand_scale(d: &Dataset) -> f64 {
-    let (mut lo, mut hi) = ((1e-6f64).ln(), (1.0f64).ln());
+    golden_log_min(1e-6, 1.0, |s| hand_loss(d, s))
+}
+
+/// The `x` in `[lo, hi]` (both positive) that minimises the unimodal `f`, by golden-section
+/// search on `ln x`.
+fn golden_log_min(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (lo.ln(), hi.ln());
     let g = 0.618_033_988_75;
-    let f = |x: f64| hand_loss(d, x.exp());
+    let f = |x: f64| f(x.exp());
     let (mut a, mut b) = (hi - g * (hi - lo), lo + g * (hi - lo));
     let (mut fa, mut fb) = (f(a), f(b));
     for _ in 0..60 {
@@ -314,6 +322,18 @@ pub fn fit_hand_scale(d: &Dataset) -> f64 {
         }
     }
     f64::midpoint(lo, hi).exp()
+}
+
+/// Evaluation points per logistic unit at which the shipped weights `w` (logistic units at
+/// `scale` points each) predict the game results of `d` best: the scale a score of the fitted
+/// evaluation maps to a win probability with, `1 / (1 + exp(-score / calibrated))`.
+#[must_use]
+pub fn calibrate(d: &Dataset, w: &[f64], scale: i32) -> i32 {
+    let k = golden_log_min(1e-3, 1e3, |k| {
+        let wk: Vec<f64> = w.iter().map(|&x| x * k).collect();
+        loss(d, &wk)
+    });
+    (f64::from(scale) / k).round().clamp(1.0, 100_000.0) as i32
 }
 
 /// Settings of a fit.
@@ -340,8 +360,12 @@ pub struct Settings {
 /// The result of a fit.
 #[derive(Clone, Debug)]
 pub struct Fit {
-    /// Evaluation points per logistic unit.
+    /// Evaluation points per logistic unit of `weights` (the hand evaluation's calibration on
+    /// the training set; the integer weights are `weights × scale`).
     pub scale: i32,
+    /// Evaluation points per logistic unit at which the shipped fitted weights predict the
+    /// training set's results best (see [`calibrate`]); the `scale` written to the file.
+    pub calibrated: i32,
     /// The fitted weights in feature order, logistic units.
     pub weights: Vec<f64>,
     /// Hand evaluation at its best scale: training and validation loss.
@@ -449,8 +473,15 @@ pub fn fit(
     }
     let shipped = shipped_vector(&w, rule, scale);
     let fitted = (loss(train, &shipped), loss(valid, &shipped));
+    let calibrated = calibrate(train, &shipped, scale);
+    let _ = writeln!(
+        log,
+        "tune: the fitted evaluation predicts the training results best at {calibrated} points per logistic unit (valid loss there {:.5})",
+        loss(valid, &shipped.iter().map(|&x| x * f64::from(scale) / f64::from(calibrated)).collect::<Vec<_>>())
+    );
     Fit {
         scale,
+        calibrated,
         weights: w,
         hand_loss: hand,
         fitted_loss: fitted,
@@ -616,6 +647,25 @@ mod tests {
         assert!(loss(&train, &f.weights) < loss(&train, &start));
         // The hand loss is the loss of the starting point at the fitted scale.
         assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
+    }
+
+    #[test]
+    fn calibration_recovers_the_scale() {
+        let games = tiny_games();
+        let (train, _) = build(&games, Rule::Freestyle);
+        let s = fit_hand_scale(&train);
+        let scale = (1.0 / s).round() as i32;
+        let w: Vec<f64> = weight_vector(&hand_code_weights(Rule::Freestyle, scale))
+            .iter()
+            .map(|&x| x as f64 / f64::from(scale))
+            .collect();
+        // The hand weights at their own best scale are calibrated at that scale...
+        let c = calibrate(&train, &w, scale);
+        assert!((c - scale).abs() * 50 <= scale, "{c} vs {scale}");
+        // ... and the same scores doubled need twice the points per logistic unit.
+        let w2: Vec<f64> = w.iter().map(|&x| 2.0 * x).collect();
+        let c2 = calibrate(&train, &w2, scale);
+        assert!((c2 - 2 * c).abs() * 50 <= c2, "{c2} vs 2 × {c}");
     }
 
     #[test]
