@@ -393,8 +393,7 @@ pub fn fit(
         hand.0,
         hand.1
     );
-    let start = weight_vector(&hand_code_weights(rule, scale));
-    let w0: Vec<f64> = start.iter().map(|&x| x as f64 / f64::from(scale)).collect();
+    let w0 = hand_vector(rule, scale);
     let _ = writeln!(
         log,
         "epoch 0: train loss {:.5}, valid loss {:.5} (the hand weights in code form)",
@@ -486,6 +485,16 @@ pub fn fit(
         hand_loss: hand,
         fitted_loss: fitted,
     }
+}
+
+/// The hand weights of `rule` in feature order, in logistic units at `scale` points each: the
+/// fit's starting point.
+#[must_use]
+pub fn hand_vector(rule: Rule, scale: i32) -> Vec<f64> {
+    weight_vector(&hand_code_weights(rule, scale))
+        .iter()
+        .map(|&x| x as f64 / f64::from(scale))
+        .collect()
 }
 
 /// The weights as the build will use them (integers at `scale`, code 0 zero, colours tied
@@ -626,24 +635,26 @@ mod tests {
         }
     }
 
+    /// Settings of a fit to the game results alone (no penalty, seed 1).
+    fn result_fit(epochs: usize, lr: f64, batch: usize, class_only: bool) -> Settings {
+        Settings {
+            epochs,
+            lr,
+            l2: 0.0,
+            lambda: 0.0,
+            batch,
+            seed: 1,
+            class_only,
+        }
+    }
+
     #[test]
     fn one_epoch_lowers_the_training_loss() {
         let games = tiny_games();
         let (train, valid) = build(&games, Rule::Freestyle);
-        let st = Settings {
-            epochs: 1,
-            lr: 0.01,
-            l2: 0.0,
-            lambda: 0.0,
-            batch: 64,
-            seed: 1,
-            class_only: false,
-        };
+        let st = result_fit(1, 0.01, 64, false);
         let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
-        let start: Vec<f64> = weight_vector(&hand_code_weights(Rule::Freestyle, f.scale))
-            .iter()
-            .map(|&x| x as f64 / f64::from(f.scale))
-            .collect();
+        let start = hand_vector(Rule::Freestyle, f.scale);
         assert!(loss(&train, &f.weights) < loss(&train, &start));
         // The hand loss is the loss of the starting point at the fitted scale.
         assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
@@ -655,10 +666,7 @@ mod tests {
         let (train, _) = build(&games, Rule::Freestyle);
         let s = fit_hand_scale(&train);
         let scale = (1.0 / s).round() as i32;
-        let w: Vec<f64> = weight_vector(&hand_code_weights(Rule::Freestyle, scale))
-            .iter()
-            .map(|&x| x as f64 / f64::from(scale))
-            .collect();
+        let w = hand_vector(Rule::Freestyle, scale);
         // The hand weights at their own best scale are calibrated at that scale...
         let c = calibrate(&train, &w, scale);
         assert!((c - scale).abs() * 50 <= scale, "{c} vs {scale}");
@@ -672,15 +680,7 @@ mod tests {
     fn a_class_only_fit_is_class_level() {
         let games = tiny_games();
         let (train, valid) = build(&games, Rule::Freestyle);
-        let st = Settings {
-            epochs: 2,
-            lr: 0.05,
-            l2: 0.0,
-            lambda: 0.0,
-            batch: 16,
-            seed: 1,
-            class_only: true,
-        };
+        let st = result_fit(2, 0.05, 16, true);
         let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
         let w = from_vector(
             &integer_vector(&f.weights, f.scale),
@@ -703,15 +703,7 @@ mod tests {
         }
         let acc = hand_policy_accuracy(&valid);
         assert!((0.0..=1.0).contains(&acc));
-        let st = Settings {
-            epochs: 2,
-            lr: 0.05,
-            l2: 0.0,
-            lambda: 0.0,
-            batch: 16,
-            seed: 1,
-            class_only: false,
-        };
+        let st = result_fit(2, 0.05, 16, false);
         let w = fit_policy(&train, &valid, &st, &mut std::io::sink());
         let zero = vec![0.0; POLICY_PARAMS];
         assert!(policy_loss(&train, &w).0 < policy_loss(&train, &zero).0);
