@@ -11,6 +11,7 @@ use super::vcf::{Solution, Solver};
 use super::{Iteration, Reporter, SearchResult, Shared};
 use crate::board::Board;
 use crate::eval::{evaluate, is_mate, WIN, WIN_THRESHOLD};
+use crate::pattern::code::CodeWeights;
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +34,9 @@ pub struct Worker<'a> {
     evals: Vec<i32>,
     reductions: Vec<[i32; 64]>,
     root_best: Option<(Pos, i32, Vec<Pos>)>,
+    /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
+    /// rule's calibrated scale (points per logistic unit of win probability).
+    futility_unit: i32,
 }
 
 /// The late-move reduction table: `[depth][move number]`, in plies.
@@ -60,6 +64,7 @@ impl<'a> Worker<'a> {
     /// A worker searching `board` with shared state `shared`; thread `id` (0 = main).
     #[must_use]
     pub fn new(board: Board, shared: &'a Shared, id: usize) -> Worker<'a> {
+        let futility_unit = CodeWeights::get(board.rule()).scale * FUTILITY_PCT / 100;
         Worker {
             board,
             shared,
@@ -76,6 +81,7 @@ impl<'a> Worker<'a> {
             evals: vec![0; MAX_PLY + 2],
             reductions: reduction_table(),
             root_best: None,
+            futility_unit,
         }
     }
 
@@ -525,6 +531,18 @@ impl<'a> Worker<'a> {
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        // Reverse futility: a node not threatened whose static evaluation is above beta by a
+        // margin that grows with the depth fails high without a search.
+        if !root
+            && !pv_node
+            && !threatened
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < WIN_THRESHOLD
+            && static_eval < WIN_THRESHOLD
+            && static_eval - self.futility_unit * (depth - i32::from(improving)) >= beta
+        {
+            return static_eval;
+        }
         // Null move: when the side to move is not threatened and already above beta, let the
         // opponent move twice; if that still fails high at a reduced depth, so does this node.
         if !root

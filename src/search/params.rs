@@ -54,3 +54,8 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 2;
 /// Null-move pruning: depth divisor of the reduction.
 pub const NMP_DIV: i32 = 4;
+/// Reverse futility pruning: deepest remaining depth it applies at.
+pub const FUTILITY_DEPTH: i32 = 6;
+/// Reverse futility pruning: margin per ply in percent of the rule's calibrated evaluation scale
+/// (points per logistic unit of win probability), one ply less when improving.
+pub const FUTILITY_PCT: i32 = 20;
