@@ -54,8 +54,10 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 2;
 /// Null-move pruning: depth divisor of the reduction.
 pub const NMP_DIV: i32 = 4;
-/// Reverse futility pruning: deepest remaining depth it applies at.
+/// Reverse futility pruning: deepest remaining depth it applies at (untested: at 0.05 s/move
+/// deeper nodes are rare).
 pub const FUTILITY_DEPTH: i32 = 6;
 /// Reverse futility pruning: margin per ply in percent of the rule's calibrated evaluation scale
-/// (points per logistic unit of win probability), one ply less when improving.
+/// (points per logistic unit of win probability), one ply less when improving. Ledger: 20% +53
+/// in renju at 0.05 s/move (+11 in freestyle 20); 15% and 30% each lost to 20%.
 pub const FUTILITY_PCT: i32 = 20;
