@@ -754,12 +754,14 @@ fn tune_command(
     }
     let f = fit(&train, &valid, rule, st, out);
     let line = format!(
-        "{} games, {} training + {} validation positions; valid loss: hand {:.5}, fitted {:.5} (train: hand {:.5}, fitted {:.5})",
+        "{} games, {} training + {} validation positions; valid loss: hand {:.5}, embedded {:.5}, fitted {:.5} (epoch {}; train: hand {:.5}, fitted {:.5})",
         games.iter().filter(|g| g.rule == rule).count(),
         train.len(),
         valid.len(),
         f.hand_loss.1,
+        f.embedded_loss,
         f.fitted_loss.1,
+        f.kept_epoch,
         f.hand_loss.0,
         f.fitted_loss.0
     );

@@ -22,7 +22,7 @@ use crate::datagen::{GameRecord, PlyKind};
 use crate::eval::{
     evaluate_with, features, from_vector, hand_code_weights, weight_vector, FEATURES, WEIGHTS,
 };
-use crate::pattern::code::{code_patterns, CODES};
+use crate::pattern::code::{code_patterns, CodeWeights, CODES};
 use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::rules;
 use crate::types::{Color, Rule};
@@ -372,6 +372,25 @@ pub struct Fit {
     pub hand_loss: (f64, f64),
     /// Fitted weights as rounded for shipping: training and validation loss.
     pub fitted_loss: (f64, f64),
+    /// The weights the engine embeds now for the rule (the incumbent a refit must beat), at the
+    /// scale that fits the training set best: validation loss.
+    pub embedded_loss: f64,
+    /// Validation loss after each epoch (index 0: the starting point).
+    pub valid_losses: Vec<f64>,
+    /// The epoch whose weights are kept: of epochs 1 and later, the one with the lowest
+    /// validation loss (a step size that overshoots late in the fit does not ship its last
+    /// epoch). With no epochs, 0: the starting point.
+    pub kept_epoch: usize,
+}
+
+/// The validation loss of integer weights `points` (feature order, evaluation points) at the
+/// points-per-logistic-unit that fits `train` best, and that scale.
+#[must_use]
+pub fn best_scaled_loss(train: &Dataset, valid: &Dataset, points: &[i64]) -> (f64, f64) {
+    let w: Vec<f64> = points.iter().map(|&x| x as f64).collect();
+    let scaled = |k: f64| -> Vec<f64> { w.iter().map(|&x| x * k).collect() };
+    let k = golden_log_min(1e-6, 1.0, |k| loss(train, &scaled(k)));
+    (loss(valid, &scaled(k)), 1.0 / k)
 }
 
 /// Fit the weights of `rule` on `train`, reporting each epoch to `log`.
@@ -432,6 +451,8 @@ pub fn fit(
             .collect()
     };
     let mut w = effective(&p);
+    let mut valid_losses = vec![loss(valid, &w)];
+    let mut kept = (f64::INFINITY, w.clone(), 0usize);
     let mut adam = Adam::new(params);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(st.seed);
@@ -463,13 +484,29 @@ pub fn fit(
             );
             w = effective(&p);
         }
+        let vl = loss(valid, &w);
         let _ = writeln!(
             log,
-            "epoch {epoch}: train loss {:.5}, valid loss {:.5}",
-            loss(train, &w),
-            loss(valid, &w)
+            "epoch {epoch}: train loss {:.5}, valid loss {vl:.5}",
+            loss(train, &w)
         );
+        valid_losses.push(vl);
+        if vl < kept.0 || epoch == 1 {
+            kept = (vl, w.clone(), epoch);
+        }
     }
+    let (_, w, kept_epoch) = kept;
+    let _ = writeln!(
+        log,
+        "tune: kept epoch {kept_epoch} (lowest valid loss {:.5})",
+        valid_losses[kept_epoch]
+    );
+    let (embedded_loss, embedded_scale) =
+        best_scaled_loss(train, valid, &weight_vector(CodeWeights::get(rule)));
+    let _ = writeln!(
+        log,
+        "tune: the embedded {rule} weights (the incumbent) at {embedded_scale:.0} points per logistic unit: valid loss {embedded_loss:.5}"
+    );
     let shipped = shipped_vector(&w, rule, scale);
     let fitted = (loss(train, &shipped), loss(valid, &shipped));
     let calibrated = calibrate(train, &shipped, scale);
@@ -484,6 +521,9 @@ pub fn fit(
         weights: w,
         hand_loss: hand,
         fitted_loss: fitted,
+        embedded_loss,
+        valid_losses,
+        kept_epoch,
     }
 }
 
@@ -651,13 +691,38 @@ mod tests {
     #[test]
     fn one_epoch_lowers_the_training_loss() {
         let games = tiny_games();
-        let (train, valid) = build(&games, Rule::Freestyle);
-        let st = result_fit(1, 0.01, 64, false);
-        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        let (train, _) = build(&games, Rule::Freestyle);
+        // One full-batch step, small enough to be a descent step whatever the games are.
+        let st = result_fit(1, 0.001, train.len(), false);
+        let f = fit(&train, &train, Rule::Freestyle, &st, &mut std::io::sink());
         let start = hand_vector(Rule::Freestyle, f.scale);
+        assert_eq!(f.kept_epoch, 1);
         assert!(loss(&train, &f.weights) < loss(&train, &start));
         // The hand loss is the loss of the starting point at the fitted scale.
         assert!((f.hand_loss.0 - hand_loss(&train, 1.0 / f64::from(f.scale))).abs() < 0.01);
+    }
+
+    #[test]
+    fn the_fit_keeps_its_best_validation_epoch() {
+        let games = tiny_games();
+        let (train, valid) = build(&games, Rule::Freestyle);
+        // A step size far too large: the validation loss jumps about between epochs.
+        let st = result_fit(6, 2.0, 16, false);
+        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        assert_eq!(f.valid_losses.len(), 7);
+        let min = f.valid_losses[1..]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        assert!((f.valid_losses[f.kept_epoch] - min).abs() < 1e-12);
+        assert!((loss(&valid, &f.weights) - min).abs() < 1e-9);
+        // The incumbent's loss is that of the embedded weights at their best scale.
+        let (l, s) = best_scaled_loss(
+            &train,
+            &valid,
+            &weight_vector(CodeWeights::get(Rule::Freestyle)),
+        );
+        assert!((l - f.embedded_loss).abs() < 1e-12 && s > 1.0);
     }
 
     #[test]
