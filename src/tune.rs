@@ -176,27 +176,31 @@ fn split<T: Split>(
     (train, valid)
 }
 
+/// Positions per unit of parallel work in the tuner's sums. The units are fixed and their
+/// partial sums added in order, so a sum (and with it a whole fit) does not depend on how the
+/// threads happened to split the work: floating-point addition is not associative.
+const SUM_CHUNK: usize = 512;
+
 /// The summed gradient over the positions of `chunk`, in parallel: `add(i, g)` adds position
-/// `i`'s gradient to `g` (of length `len`).
+/// `i`'s gradient to `g` (of length `len`). Deterministic (see [`SUM_CHUNK`]).
 fn batch_gradient(chunk: &[usize], len: usize, add: impl Fn(usize, &mut [f64]) + Sync) -> Vec<f64> {
-    chunk
-        .par_iter()
-        .fold(
-            || vec![0.0f64; len],
-            |mut g, &i| {
+    let parts: Vec<Vec<f64>> = chunk
+        .par_chunks(SUM_CHUNK)
+        .map(|part| {
+            let mut g = vec![0.0f64; len];
+            for &i in part {
                 add(i, &mut g);
-                g
-            },
-        )
-        .reduce(
-            || vec![0.0f64; len],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            },
-        )
+            }
+            g
+        })
+        .collect();
+    let mut total = vec![0.0f64; len];
+    for g in parts {
+        for (x, y) in total.iter_mut().zip(g) {
+            *x += y;
+        }
+    }
+    total
 }
 
 /// Lazy Adam: a parameter absent from the batch (gradient exactly 0) keeps its value and
@@ -273,11 +277,15 @@ pub fn loss(d: &Dataset, w: &[f64]) -> f64 {
     if d.is_empty() {
         return 0.0;
     }
-    (0..d.len())
+    let parts: Vec<f64> = (0..d.len().div_ceil(SUM_CHUNK))
         .into_par_iter()
-        .map(|i| bce(f64::from(d.result[i]), d.dot(i, w)))
-        .sum::<f64>()
-        / d.len() as f64
+        .map(|c| {
+            (c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(d.len()))
+                .map(|i| bce(f64::from(d.result[i]), d.dot(i, w)))
+                .sum::<f64>()
+        })
+        .collect();
+    parts.iter().sum::<f64>() / d.len() as f64
 }
 
 /// Mean loss of the hand evaluation at logistic scale `s` (units per point).
@@ -329,11 +337,18 @@ fn golden_log_min(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
 /// evaluation maps to a win probability with, `1 / (1 + exp(-score / calibrated))`.
 #[must_use]
 pub fn calibrate(d: &Dataset, w: &[f64], scale: i32) -> i32 {
-    let k = golden_log_min(1e-3, 1e3, |k| {
-        let wk: Vec<f64> = w.iter().map(|&x| x * k).collect();
-        loss(d, &wk)
-    });
+    let k = best_factor(d, w, 1e-3, 1e3);
     (f64::from(scale) / k).round().clamp(1.0, 100_000.0) as i32
+}
+
+/// `w` with every weight multiplied by `k`.
+fn scaled(w: &[f64], k: f64) -> Vec<f64> {
+    w.iter().map(|&x| x * k).collect()
+}
+
+/// The factor `k` in `[lo, hi]` by which the weights `w` predict the results of `d` best.
+fn best_factor(d: &Dataset, w: &[f64], lo: f64, hi: f64) -> f64 {
+    golden_log_min(lo, hi, |k| loss(d, &scaled(w, k)))
 }
 
 /// Settings of a fit.
@@ -388,9 +403,8 @@ pub struct Fit {
 #[must_use]
 pub fn best_scaled_loss(train: &Dataset, valid: &Dataset, points: &[i64]) -> (f64, f64) {
     let w: Vec<f64> = points.iter().map(|&x| x as f64).collect();
-    let scaled = |k: f64| -> Vec<f64> { w.iter().map(|&x| x * k).collect() };
-    let k = golden_log_min(1e-6, 1.0, |k| loss(train, &scaled(k)));
-    (loss(valid, &scaled(k)), 1.0 / k)
+    let k = best_factor(train, &w, 1e-6, 1.0);
+    (loss(valid, &scaled(&w, k)), 1.0 / k)
 }
 
 /// Fit the weights of `rule` on `train`, reporting each epoch to `log`.
@@ -513,7 +527,7 @@ pub fn fit(
     let _ = writeln!(
         log,
         "tune: the fitted evaluation predicts the training results best at {calibrated} points per logistic unit (valid loss there {:.5})",
-        loss(valid, &shipped.iter().map(|&x| x * f64::from(scale) / f64::from(calibrated)).collect::<Vec<_>>())
+        loss(valid, &scaled(&shipped, f64::from(scale) / f64::from(calibrated)))
     );
     Fit {
         scale,
@@ -726,6 +740,32 @@ mod tests {
     }
 
     #[test]
+    fn fits_do_not_depend_on_the_thread_count() {
+        let games = tiny_games();
+        let (train, valid) = build(&games, Rule::Freestyle);
+        let st = result_fit(2, 0.01, 64, false);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+                (f.weights, f.valid_losses, f.embedded_loss, f.calibrated)
+            })
+        };
+        // Bit for bit: the sums are split into fixed parts added in order.
+        let one = run(1);
+        assert!(one.1.iter().all(|l| l.is_finite()));
+        for threads in [3, 7] {
+            assert!(
+                one == run(threads),
+                "the fit on {threads} threads differs from one thread's"
+            );
+        }
+    }
+
+    #[test]
     fn calibration_recovers_the_scale() {
         let games = tiny_games();
         let (train, _) = build(&games, Rule::Freestyle);
@@ -889,17 +929,22 @@ pub fn policy_loss(d: &PolicySet, w: &[f64]) -> (f64, f64) {
     if d.is_empty() {
         return (0.0, 0.0);
     }
-    let (ce, hits) = (0..d.len())
+    let parts: Vec<(f64, u32)> = (0..d.len().div_ceil(SUM_CHUNK))
         .into_par_iter()
-        .map(|i| {
-            let z = d.logits(i, w);
-            let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
-            let b = d.best[i] as usize;
-            let top = (0..z.len()).fold(0, |a, j| if z[j] > z[a] { j } else { a });
-            (lse - z[b], u32::from(top == b))
+        .map(|c| {
+            (c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(d.len()))
+                .map(|i| {
+                    let z = d.logits(i, w);
+                    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
+                    let b = d.best[i] as usize;
+                    let top = (0..z.len()).fold(0, |a, j| if z[j] > z[a] { j } else { a });
+                    (lse - z[b], u32::from(top == b))
+                })
+                .fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
         })
-        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        .collect();
+    let (ce, hits) = parts.iter().fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     (ce / d.len() as f64, f64::from(hits) / d.len() as f64)
 }
 
