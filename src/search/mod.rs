@@ -294,7 +294,7 @@ mod tests {
         let l = Limits::from_clock(Some(1000), None, 50, 10);
         assert_eq!(ms(l.hard_time), Some(950));
         assert_eq!(ms(l.soft_time), Some(855));
-        // Match time: the optimum is the time left over the moves to go (20 at the start,
+        // Match time: the optimum is the time left over the moves to go (TIME_MTG_BASE at the start,
         // fewer later, never below the minimum); the hard deadline at most a quarter of it.
         let l = Limits::from_clock(Some(5000), Some(20_000), 0, 0);
         assert_eq!(ms(l.soft_time), Some(20_000 / params::TIME_MTG_BASE));

@@ -33,10 +33,11 @@ pub const FOUR_EXTENSION_MAX_PLY: usize = 24;
 /// Weight of the opponent's score of a cell in move ordering, in percent (untested).
 pub const DEFENCE_PCT: i32 = 70;
 /// Time: expected own moves still to play at the start of a game (match time / this = the
-/// optimum per move).
-pub const TIME_MTG_BASE: u64 = 20;
+/// optimum per move). Games between engines of this strength end after a median of 33-37 stones
+/// (10 s + 0.5 s/move); at 20 and 8 the engine left about two thirds of its match time unused.
+pub const TIME_MTG_BASE: u64 = 14;
 /// Time: the expected moves to go shrink by one per this many stones on the board.
-pub const TIME_MTG_DIV: u64 = 8;
+pub const TIME_MTG_DIV: u64 = 6;
 /// Time: the expected moves to go never fall below this.
 pub const TIME_MTG_MIN: u64 = 6;
 /// Time: the optimum is scaled to this percentage after an iteration that changed the best move.
@@ -61,3 +62,7 @@ pub const FUTILITY_DEPTH: i32 = 6;
 /// (points per logistic unit of win probability), one ply less when improving. Ledger: 20% +53
 /// in renju at 0.05 s/move (+11 in freestyle 20); 15% and 30% each lost to 20%.
 pub const FUTILITY_PCT: i32 = 20;
+/// Time: no new iteration is started when the time so far plus this many times the last
+/// iteration's would pass the hard deadline (an interrupted iteration still counts for a root
+/// move it searched fully and found better).
+pub const TIME_NEXT_ITERATION: u32 = 1;
