@@ -181,19 +181,25 @@ fn split<T: Split>(
 /// threads happened to split the work: floating-point addition is not associative.
 const SUM_CHUNK: usize = 512;
 
+/// `part` of each fixed range of [`SUM_CHUNK`] indices of `0..n`, computed in parallel, in
+/// index order: the caller adds them in that order, so its sum does not depend on the threads.
+fn ordered_parts<T: Send>(n: usize, part: impl Fn(std::ops::Range<usize>) -> T + Sync) -> Vec<T> {
+    (0..n.div_ceil(SUM_CHUNK))
+        .into_par_iter()
+        .map(|c| part(c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(n)))
+        .collect()
+}
+
 /// The summed gradient over the positions of `chunk`, in parallel: `add(i, g)` adds position
-/// `i`'s gradient to `g` (of length `len`). Deterministic (see [`SUM_CHUNK`]).
+/// `i`'s gradient to `g` (of length `len`). Deterministic (see [`ordered_parts`]).
 fn batch_gradient(chunk: &[usize], len: usize, add: impl Fn(usize, &mut [f64]) + Sync) -> Vec<f64> {
-    let parts: Vec<Vec<f64>> = chunk
-        .par_chunks(SUM_CHUNK)
-        .map(|part| {
-            let mut g = vec![0.0f64; len];
-            for &i in part {
-                add(i, &mut g);
-            }
-            g
-        })
-        .collect();
+    let parts = ordered_parts(chunk.len(), |r| {
+        let mut g = vec![0.0f64; len];
+        for &i in &chunk[r] {
+            add(i, &mut g);
+        }
+        g
+    });
     let mut total = vec![0.0f64; len];
     for g in parts {
         for (x, y) in total.iter_mut().zip(g) {
@@ -277,14 +283,10 @@ pub fn loss(d: &Dataset, w: &[f64]) -> f64 {
     if d.is_empty() {
         return 0.0;
     }
-    let parts: Vec<f64> = (0..d.len().div_ceil(SUM_CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            (c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(d.len()))
-                .map(|i| bce(f64::from(d.result[i]), d.dot(i, w)))
-                .sum::<f64>()
-        })
-        .collect();
+    let parts = ordered_parts(d.len(), |r| {
+        r.map(|i| bce(f64::from(d.result[i]), d.dot(i, w)))
+            .sum::<f64>()
+    });
     parts.iter().sum::<f64>() / d.len() as f64
 }
 
@@ -689,6 +691,16 @@ mod tests {
         }
     }
 
+    /// The training and validation sets of [`tiny_games`].
+    fn tiny_sets() -> (Dataset, Dataset) {
+        build(&tiny_games(), Rule::Freestyle)
+    }
+
+    /// A freestyle fit with `st`, its log discarded.
+    fn quiet_fit(train: &Dataset, valid: &Dataset, st: &Settings) -> Fit {
+        fit(train, valid, Rule::Freestyle, st, &mut std::io::sink())
+    }
+
     /// Settings of a fit to the game results alone (no penalty, seed 1).
     fn result_fit(epochs: usize, lr: f64, batch: usize, class_only: bool) -> Settings {
         Settings {
@@ -704,11 +716,10 @@ mod tests {
 
     #[test]
     fn one_epoch_lowers_the_training_loss() {
-        let games = tiny_games();
-        let (train, _) = build(&games, Rule::Freestyle);
+        let (train, _) = tiny_sets();
         // One full-batch step, small enough to be a descent step whatever the games are.
         let st = result_fit(1, 0.001, train.len(), false);
-        let f = fit(&train, &train, Rule::Freestyle, &st, &mut std::io::sink());
+        let f = quiet_fit(&train, &train, &st);
         let start = hand_vector(Rule::Freestyle, f.scale);
         assert_eq!(f.kept_epoch, 1);
         assert!(loss(&train, &f.weights) < loss(&train, &start));
@@ -718,11 +729,10 @@ mod tests {
 
     #[test]
     fn the_fit_keeps_its_best_validation_epoch() {
-        let games = tiny_games();
-        let (train, valid) = build(&games, Rule::Freestyle);
+        let (train, valid) = tiny_sets();
         // A step size far too large: the validation loss jumps about between epochs.
         let st = result_fit(6, 2.0, 16, false);
-        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        let f = quiet_fit(&train, &valid, &st);
         assert_eq!(f.valid_losses.len(), 7);
         let min = f.valid_losses[1..]
             .iter()
@@ -741,8 +751,7 @@ mod tests {
 
     #[test]
     fn fits_do_not_depend_on_the_thread_count() {
-        let games = tiny_games();
-        let (train, valid) = build(&games, Rule::Freestyle);
+        let (train, valid) = tiny_sets();
         let st = result_fit(2, 0.01, 64, false);
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -750,7 +759,7 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+                let f = quiet_fit(&train, &valid, &st);
                 (f.weights, f.valid_losses, f.embedded_loss, f.calibrated)
             })
         };
@@ -767,8 +776,7 @@ mod tests {
 
     #[test]
     fn calibration_recovers_the_scale() {
-        let games = tiny_games();
-        let (train, _) = build(&games, Rule::Freestyle);
+        let (train, _) = tiny_sets();
         let s = fit_hand_scale(&train);
         let scale = (1.0 / s).round() as i32;
         let w = hand_vector(Rule::Freestyle, scale);
@@ -783,10 +791,9 @@ mod tests {
 
     #[test]
     fn a_class_only_fit_is_class_level() {
-        let games = tiny_games();
-        let (train, valid) = build(&games, Rule::Freestyle);
+        let (train, valid) = tiny_sets();
         let st = result_fit(2, 0.05, 16, true);
-        let f = fit(&train, &valid, Rule::Freestyle, &st, &mut std::io::sink());
+        let f = quiet_fit(&train, &valid, &st);
         let w = from_vector(
             &integer_vector(&f.weights, f.scale),
             Rule::Freestyle,
@@ -929,21 +936,17 @@ pub fn policy_loss(d: &PolicySet, w: &[f64]) -> (f64, f64) {
     if d.is_empty() {
         return (0.0, 0.0);
     }
-    let parts: Vec<(f64, u32)> = (0..d.len().div_ceil(SUM_CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            (c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(d.len()))
-                .map(|i| {
-                    let z = d.logits(i, w);
-                    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
-                    let b = d.best[i] as usize;
-                    let top = (0..z.len()).fold(0, |a, j| if z[j] > z[a] { j } else { a });
-                    (lse - z[b], u32::from(top == b))
-                })
-                .fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    let parts = ordered_parts(d.len(), |r| {
+        r.map(|i| {
+            let z = d.logits(i, w);
+            let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lse = m + z.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
+            let b = d.best[i] as usize;
+            let top = (0..z.len()).fold(0, |a, j| if z[j] > z[a] { j } else { a });
+            (lse - z[b], u32::from(top == b))
         })
-        .collect();
+        .fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    });
     let (ce, hits) = parts.iter().fold((0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     (ce / d.len() as f64, f64::from(hits) / d.len() as f64)
 }

@@ -291,7 +291,7 @@ impl<'a> Worker<'a> {
                 }
             }
             // The next iteration takes a few times longer than this one: do not start one
-            // that cannot finish before the hard deadline (its work would be thrown away).
+            // when even an iteration as long as this one would pass the hard deadline.
             if let Some(h) = hard {
                 if now + (now - iteration_start) * TIME_NEXT_ITERATION > h {
                     break;

@@ -50,6 +50,11 @@ pub const TIME_STABLE_PCT: u32 = 60;
 pub const TIME_DROP_PCT: u32 = 40;
 /// Time: a score drop (evaluation units) that earns more time.
 pub const TIME_SCORE_DROP: i32 = 40;
+/// Time: no new iteration is started when the time so far plus this many times the last
+/// iteration's would pass the hard deadline (an interrupted iteration still counts for a root
+/// move it searched fully and found better). Ledger: 1 (was 2), with moves to go 14 - stones/6,
+/// +32 in renju at 1 s + 0.05 s/move.
+pub const TIME_NEXT_ITERATION: u32 = 1;
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Null-move pruning: reduction `NMP_BASE + depth / NMP_DIV` (besides the ply itself).
@@ -63,8 +68,3 @@ pub const FUTILITY_DEPTH: i32 = 6;
 /// (points per logistic unit of win probability), one ply less when improving. Ledger: 20% +53
 /// in renju at 0.05 s/move (+11 in freestyle 20); 15% and 30% each lost to 20%.
 pub const FUTILITY_PCT: i32 = 20;
-/// Time: no new iteration is started when the time so far plus this many times the last
-/// iteration's would pass the hard deadline (an interrupted iteration still counts for a root
-/// move it searched fully and found better). Ledger: 1 (was 2), with moves to go 14 - stones/6,
-/// +32 in renju at 1 s + 0.05 s/move.
-pub const TIME_NEXT_ITERATION: u32 = 1;
