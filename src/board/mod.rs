@@ -233,6 +233,16 @@ impl Board {
         self.stack.last().map(|p| (p.pos, p.color))
     }
 
+    /// The ply `k` plies before the last one (`0` is the last ply), if the history is that long.
+    #[must_use]
+    pub fn ply_back(&self, k: usize) -> Option<(Pos, Color)> {
+        let n = self.stack.len();
+        (k < n).then(|| {
+            let p = &self.stack[n - 1 - k];
+            (p.pos, p.color)
+        })
+    }
+
     /// Whether `(x, y)` lies on the board.
     #[inline]
     #[must_use]

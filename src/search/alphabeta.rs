@@ -438,6 +438,21 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::PASS;
         alpha = alpha.max(stand);
         let mut moves = four_moves(&mut self.board, me);
+        // After its first four, only fours near the side's own last stone: a four sequence
+        // that wins builds on the stones it has just played.
+        if let Some((last, _)) = self
+            .board
+            .ply_back(1)
+            .filter(|(p, _)| qply >= 2 && !p.is_pass())
+        {
+            let n = self.board.size();
+            let (lx, ly) = (last.x(n) as i32, last.y(n) as i32);
+            moves.retain(|&p| {
+                let (dx, dy) = ((p.x(n) as i32 - lx).abs(), (p.y(n) as i32 - ly).abs());
+                let d = dx.max(dy);
+                d <= QS_NEAR_SQUARE || ((dx == 0 || dy == 0 || dx == dy) && d <= QS_NEAR_LINE)
+            });
+        }
         if let Some(i) = moves.iter().position(|&p| p == tt_move) {
             let m = moves.remove(i);
             moves.insert(0, m);
