@@ -3,8 +3,8 @@
 use super::params::*;
 use super::picker::Picker;
 use super::threats::{
-    find_five, four_moves, has_open_four, legal, open_four_defences, rank, sort_moves,
-    static_order_key,
+    find_five, four_moves_where, has_open_four, legal, open_four_defences, rank, sort_moves,
+    static_order_key, within_reach,
 };
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
@@ -437,22 +437,20 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         let mut best_move = Pos::PASS;
         alpha = alpha.max(stand);
-        let mut moves = four_moves(&mut self.board, me);
         // After its first four, only fours near the side's own last stone: a four sequence
         // that wins builds on the stones it has just played.
-        if let Some((last, _)) = self
+        let n = self.board.size();
+        let last = self
             .board
             .ply_back(1)
             .filter(|(p, _)| qply >= 2 && !p.is_pass())
-        {
-            let n = self.board.size();
-            let (lx, ly) = (last.x(n) as i32, last.y(n) as i32);
-            moves.retain(|&p| {
-                let (dx, dy) = ((p.x(n) as i32 - lx).abs(), (p.y(n) as i32 - ly).abs());
-                let d = dx.max(dy);
-                d <= QS_NEAR_SQUARE || ((dx == 0 || dy == 0 || dx == dy) && d <= QS_NEAR_LINE)
-            });
-        }
+            .map(|(p, _)| (p.x(n) as i32, p.y(n) as i32));
+        let mut moves = four_moves_where(&mut self.board, me, |p| {
+            last.is_none_or(|(lx, ly)| {
+                let (dx, dy) = (p.x(n) as i32 - lx, p.y(n) as i32 - ly);
+                within_reach(dx, dy, QS_NEAR_SQUARE, QS_NEAR_LINE)
+            })
+        });
         if let Some(i) = moves.iter().position(|&p| p == tt_move) {
             let m = moves.remove(i);
             moves.insert(0, m);

@@ -52,11 +52,17 @@ pub fn has_open_four(board: &Board, c: Color) -> bool {
 /// The legal moves of `c` that make a four (or five), best first (by class, then score, ties by
 /// cell).
 pub fn four_moves(board: &mut Board, c: Color) -> Vec<Pos> {
+    four_moves_where(board, c, |_| true)
+}
+
+/// The moves of [`four_moves`] that `keep` accepts, in the same order; `keep` is asked before
+/// the (renju black) legality check, so cells it rejects cost no foul test.
+pub fn four_moves_where(board: &mut Board, c: Color, keep: impl Fn(Pos) -> bool) -> Vec<Pos> {
     let mut v: Vec<(i32, Pos)> = Vec::new();
     let cands: Vec<Pos> = board.candidates().collect();
     for p in cands {
         let class = board.class(p, c);
-        if class == Class::Five || class.is_four() {
+        if (class == Class::Five || class.is_four()) && keep(p) {
             if !legal(board, p, c) {
                 continue;
             }
@@ -100,10 +106,9 @@ pub fn open_four_defences(board: &mut Board, c: Color, moves: Vec<Pos>) -> Vec<P
     let mut out = Vec::new();
     for p in moves {
         let (px, py) = (p.x(n) as i32, p.y(n) as i32);
-        let reaches_all = targets.iter().all(|&(qx, qy)| {
-            let (dx, dy) = (qx - px, qy - py);
-            (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= 5
-        });
+        let reaches_all = targets
+            .iter()
+            .all(|&(qx, qy)| within_reach(qx - px, qy - py, 0, 5));
         let makes_four = (0..4).any(|d| {
             let pat = board.pattern(p, d, c);
             pat.four_count() > 0 || pat == Pattern::Five
@@ -113,6 +118,16 @@ pub fn open_four_defences(board: &mut Board, c: Color, moves: Vec<Pos>) -> Vec<P
         }
     }
     out
+}
+
+/// Whether a cell at offset `(dx, dy)` lies within the square radius `square` (Chebyshev
+/// distance) or on one of the four lines within `line` cells.
+#[inline]
+#[must_use]
+pub fn within_reach(dx: i32, dy: i32, square: i32, line: i32) -> bool {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let d = ax.max(ay);
+    d <= square || ((ax == 0 || ay == 0 || ax == ay) && d <= line)
 }
 
 /// The reference for [`open_four_defences`]: every move tried on the board.
