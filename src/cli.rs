@@ -5,6 +5,7 @@
 
 use crate::bench;
 use crate::board::Board;
+use crate::eval::is_mate;
 use crate::rules::{self, renju};
 use crate::search::vcf::{Solution, Solver};
 use crate::search::{Iteration, Limits, Reporter, Searcher};
@@ -557,6 +558,8 @@ fn solve_command(
         solver.vcf(&mut board)
     };
     let io = |e: std::io::Error| e.to_string();
+    let kind = if vct { "vct" } else { "vcf" };
+    writeln!(out, "side {} {kind}", board.side_to_move()).map_err(io)?;
     match sol {
         Solution::Win(line) => writeln!(out, "win {}", line_text(&line, board.size())).map_err(io),
         Solution::NoWin => writeln!(out, "no-win").map_err(io),
@@ -566,18 +569,30 @@ fn solve_command(
 struct PrintReporter<'a> {
     out: &'a mut dyn Write,
     size: usize,
+    /// Iterations printed so far.
+    lines: usize,
+}
+
+impl PrintReporter<'_> {
+    fn line(&mut self, depth: i32, score: i32, nodes: u64, ms: u128, pv: &[Pos], note: &str) {
+        let _ = writeln!(
+            self.out,
+            "depth {depth} score {score} nodes {nodes} time {ms} pv {}{note}",
+            line_text(pv, self.size)
+        );
+        self.lines += 1;
+    }
 }
 
 impl Reporter for PrintReporter<'_> {
     fn iteration(&mut self, it: &Iteration) {
-        let _ = writeln!(
-            self.out,
-            "depth {} score {} nodes {} time {} pv {}",
+        self.line(
             it.depth,
             it.score,
             it.nodes,
             it.elapsed.as_millis(),
-            line_text(&it.pv, self.size)
+            &it.pv,
+            "",
         );
     }
 }
@@ -601,12 +616,30 @@ fn analyze_command(
     };
     let mut searcher = Searcher::new(hash, threads);
     let size = board.size();
+    let start = std::time::Instant::now();
     let r = {
         let mut rep = PrintReporter {
             out: &mut *out,
             size,
+            lines: 0,
         };
-        searcher.search(&board, limits, &mut rep)
+        let r = searcher.search(&board, limits, &mut rep);
+        if rep.lines == 0 {
+            // Answered before any iteration: a forced move or a proven win or loss.
+            let note = if is_mate(r.score) {
+                " (proven)"
+            } else {
+                " (forced)"
+            };
+            let pv = if r.pv.is_empty() {
+                vec![r.best]
+            } else {
+                r.pv.clone()
+            };
+            let ms = start.elapsed().as_millis();
+            rep.line(r.depth, r.score, r.nodes, ms, &pv, note);
+        }
+        r
     };
     writeln!(out, "bestmove {}", r.best.to_renju(size)).map_err(|e| e.to_string())
 }

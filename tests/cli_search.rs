@@ -44,9 +44,9 @@ fn solve_finds_a_vcf_and_reports_no_win() {
         "--to-move",
         "black",
     ]);
-    assert_eq!(out.trim(), "win l8");
+    assert_eq!(out.trim(), "side black vcf\nwin l8");
     let out = ok(&["solve", "--rule", "renju", "--moves", "h8 h9"]);
-    assert_eq!(out.trim(), "no-win");
+    assert_eq!(out.trim(), "side black vcf\nno-win");
     // The same position with white to move: white must not "win".
     let out = ok(&[
         "solve",
@@ -59,7 +59,7 @@ fn solve_finds_a_vcf_and_reports_no_win() {
         "--to-move",
         "white",
     ]);
-    assert_eq!(out.trim(), "no-win");
+    assert_eq!(out.trim(), "side white vcf\nno-win");
     // Two twos meeting at j8: no VCF, but a VCT through the double three at j8 in freestyle;
     // in renju that double three is a foul, so black's VCT must start elsewhere.
     let pos = [
@@ -73,9 +73,12 @@ fn solve_finds_a_vcf_and_reports_no_win() {
     for rule in ["freestyle", "renju"] {
         let mut args = vec!["solve", "--rule", rule];
         args.extend_from_slice(&pos);
-        assert_eq!(ok(&args).trim(), "no-win", "{rule} VCF");
+        assert_eq!(ok(&args).trim(), "side black vcf\nno-win", "{rule} VCF");
         args.push("--vct");
         let out = ok(&args);
+        let out = out
+            .strip_prefix("side black vct\n")
+            .unwrap_or_else(|| panic!("{rule}: {out}"));
         assert!(out.starts_with("win "), "{rule}: {out}");
         let first = out.split_whitespace().nth(1).unwrap();
         if rule == "freestyle" {
@@ -122,8 +125,54 @@ fn analyze_prints_depth_lines_and_bestmove() {
         "--depth",
         "3",
     ]);
-    let best = out.lines().last().unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let best = lines[lines.len() - 1];
     assert!(best == "bestmove g8" || best == "bestmove l8", "{out}");
+    // Decided before any iteration, the answer still gets its depth, score and line: here a
+    // proven loss (an open four) ...
+    assert_eq!(lines.len(), 2, "{out}");
+    let mv = &best["bestmove ".len()..];
+    assert!(lines[0].starts_with("depth 0 score -29998 nodes "), "{out}");
+    assert!(lines[0].ends_with(&format!(" pv {mv} (proven)")), "{out}");
+    // ... a forced block of a closed four ...
+    let out = ok(&[
+        "analyze",
+        "--rule",
+        "standard",
+        "--black",
+        "h8,i8,j8,k8",
+        "--white",
+        "g8,a1,a3",
+        "--to-move",
+        "white",
+        "--depth",
+        "3",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("depth 0 score 0 nodes 0 time "),
+        "{out}"
+    );
+    assert!(lines[0].ends_with(" pv l8 (forced)"), "{out}");
+    assert_eq!(lines[1], "bestmove l8", "{out}");
+    // ... and a proven win: black's open three becomes an open four.
+    let out = ok(&[
+        "analyze",
+        "--rule",
+        "freestyle",
+        "--black",
+        "h8,i8,j8",
+        "--white",
+        "a1,a3",
+        "--to-move",
+        "black",
+        "--depth",
+        "3",
+    ]);
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("depth 0 score 29997 "), "{out}");
+    assert!(first.ends_with(" (proven)"), "{out}");
 }
 
 #[test]
