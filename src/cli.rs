@@ -569,8 +569,6 @@ fn solve_command(
 struct PrintReporter<'a> {
     out: &'a mut dyn Write,
     size: usize,
-    /// Iterations printed so far.
-    lines: usize,
 }
 
 impl PrintReporter<'_> {
@@ -580,7 +578,6 @@ impl PrintReporter<'_> {
             "depth {depth} score {score} nodes {nodes} time {ms} pv {}{note}",
             line_text(pv, self.size)
         );
-        self.lines += 1;
     }
 }
 
@@ -621,10 +618,9 @@ fn analyze_command(
         let mut rep = PrintReporter {
             out: &mut *out,
             size,
-            lines: 0,
         };
         let r = searcher.search(&board, limits, &mut rep);
-        if rep.lines == 0 {
+        if r.depth == 0 {
             // Answered before any iteration: a forced move or a proven win or loss.
             let note = if is_mate(r.score) {
                 " (proven)"

@@ -89,6 +89,23 @@ fn solve_finds_a_vcf_and_reports_no_win() {
     }
 }
 
+/// `analyze` at depth 3 of a position given as stone lists.
+fn analyze_stones(rule: &str, black: &str, white: &str, to_move: &str) -> String {
+    ok(&[
+        "analyze",
+        "--rule",
+        rule,
+        "--black",
+        black,
+        "--white",
+        white,
+        "--to-move",
+        to_move,
+        "--depth",
+        "3",
+    ])
+}
+
 #[test]
 fn analyze_prints_depth_lines_and_bestmove() {
     let out = ok(&[
@@ -112,19 +129,7 @@ fn analyze_prints_depth_lines_and_bestmove() {
         "{out}"
     );
     // A forced block.
-    let out = ok(&[
-        "analyze",
-        "--rule",
-        "standard",
-        "--black",
-        "h8,i8,j8,k8",
-        "--white",
-        "a1,a2,a3",
-        "--to-move",
-        "white",
-        "--depth",
-        "3",
-    ]);
+    let out = analyze_stones("standard", "h8,i8,j8,k8", "a1,a2,a3", "white");
     let lines: Vec<&str> = out.lines().collect();
     let best = lines[lines.len() - 1];
     assert!(best == "bestmove g8" || best == "bestmove l8", "{out}");
@@ -135,19 +140,7 @@ fn analyze_prints_depth_lines_and_bestmove() {
     assert!(lines[0].starts_with("depth 0 score -29998 nodes "), "{out}");
     assert!(lines[0].ends_with(&format!(" pv {mv} (proven)")), "{out}");
     // ... a forced block of a closed four ...
-    let out = ok(&[
-        "analyze",
-        "--rule",
-        "standard",
-        "--black",
-        "h8,i8,j8,k8",
-        "--white",
-        "g8,a1,a3",
-        "--to-move",
-        "white",
-        "--depth",
-        "3",
-    ]);
+    let out = analyze_stones("standard", "h8,i8,j8,k8", "g8,a1,a3", "white");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
@@ -157,19 +150,7 @@ fn analyze_prints_depth_lines_and_bestmove() {
     assert!(lines[0].ends_with(" pv l8 (forced)"), "{out}");
     assert_eq!(lines[1], "bestmove l8", "{out}");
     // ... and a proven win: black's open three becomes an open four.
-    let out = ok(&[
-        "analyze",
-        "--rule",
-        "freestyle",
-        "--black",
-        "h8,i8,j8",
-        "--white",
-        "a1,a3",
-        "--to-move",
-        "black",
-        "--depth",
-        "3",
-    ]);
+    let out = analyze_stones("freestyle", "h8,i8,j8", "a1,a3", "black");
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("depth 0 score 29997 "), "{out}");
     assert!(first.ends_with(" (proven)"), "{out}");
