@@ -621,11 +621,14 @@ fn analyze_command(
         };
         let r = searcher.search(&board, limits, &mut rep);
         if r.depth == 0 {
-            // Answered before any iteration: a forced move or a proven win or loss.
+            // No iteration completed: a proven win or loss, a forced move (answered before any
+            // node is searched), or a search stopped inside its first iteration.
             let note = if is_mate(r.score) {
                 " (proven)"
-            } else {
+            } else if r.nodes == 0 {
                 " (forced)"
+            } else {
+                " (stopped)"
             };
             let pv = if r.pv.is_empty() {
                 vec![r.best]
