@@ -72,6 +72,10 @@ pub struct Outcome {
     pub rec: GameRecord,
     /// Engine names (black, white).
     pub names: [String; 2],
+    /// The game's place in the schedule (1-based, counted over the whole run): its records are
+    /// `game-<seq>.*`, so with two games at once a record still tells who played black (the
+    /// first engine of a pairing is black in its odd-numbered games).
+    pub seq: usize,
 }
 
 impl Outcome {
@@ -179,13 +183,14 @@ impl Book {
         if self.tty {
             print!("\r\x1b[2K");
         }
+        let seq = o.seq;
         println!(
-            "game {n}: {} (black) vs {} (white): {result} {detail}",
+            "game {seq}: {} (black) vs {} (white): {result} {detail}",
             o.names[0], o.names[1]
         );
         let size = self.cfg.game.size;
         let names = [o.names[0].as_str(), o.names[1].as_str()];
-        let base = self.cfg.out.join(format!("game-{n:05}"));
+        let base = self.cfg.out.join(format!("game-{seq:05}"));
         let _ = records::write_atomic(
             &base.with_extension("psq"),
             &records::psq(&o.rec, size, names, &format!("{result} {detail}")),
@@ -355,7 +360,13 @@ pub fn run_jobs(
     book: &mut Book,
     stop: &Arc<AtomicBool>,
 ) -> Vec<Outcome> {
-    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let first = book.done;
+    let queue: VecDeque<(usize, Job)> = jobs
+        .into_iter()
+        .enumerate()
+        .map(|(i, j)| (first + i + 1, j))
+        .collect();
+    let queue = Arc::new(Mutex::new(queue));
     let (tx, rx) = mpsc::channel::<Outcome>();
     let mut handles = Vec::new();
     for _ in 0..cfg.concurrency.max(1) {
@@ -384,7 +395,7 @@ pub fn run_jobs(
 
 fn worker(
     cfg: &Config,
-    queue: &Mutex<VecDeque<Job>>,
+    queue: &Mutex<VecDeque<(usize, Job)>>,
     tx: &mpsc::Sender<Outcome>,
     stop: &AtomicBool,
 ) {
@@ -394,7 +405,7 @@ fn worker(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+        let Some((seq, job)) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
             break;
         };
         let (black, white) = if job.a_black {
@@ -453,7 +464,15 @@ fn worker(
                 [cfg.engines[black].clone(), cfg.engines[white].clone()],
             )
         };
-        if tx.send(Outcome { job, rec, names }).is_err() {
+        if tx
+            .send(Outcome {
+                job,
+                rec,
+                names,
+                seq,
+            })
+            .is_err()
+        {
             break;
         }
     }

@@ -350,3 +350,47 @@ fn a_match_clock_without_a_move_limit_sends_no_timeout_turn() {
     assert_eq!(json_count(&summary, "games"), 2, "{summary}");
     assert!(!summary.contains("\"crash\""), "{summary}");
 }
+
+#[test]
+fn records_are_numbered_by_schedule_so_odd_games_have_the_first_engine_as_black() {
+    // Two games at once finish in any order; the record of game k must still be the k-th game
+    // of the schedule, where the first engine plays black in odd games.
+    let out = out_dir("schedule");
+    let (pro, greedy) = (fixture("pro"), fixture("greedy"));
+    let (stdout, _) = arena(
+        &[
+            "--engine",
+            &pro,
+            "--engine",
+            &greedy,
+            "--rule",
+            "freestyle",
+            "--size",
+            "15",
+            "--games",
+            "8",
+            "--tc",
+            "0/0.05",
+            "--concurrency",
+            "2",
+        ],
+        &out,
+    );
+    for n in 1..=8 {
+        let psq = std::fs::read_to_string(out.join(format!("game-{n:05}.psq"))).unwrap();
+        let names: Vec<&str> = psq
+            .lines()
+            .skip_while(|l| *l != "-1")
+            .skip(1)
+            .take(2)
+            .collect();
+        let black = if n % 2 == 1 {
+            "renju-engine"
+        } else {
+            "fixture-greedy"
+        };
+        assert_eq!(names[0], black, "game {n}: {psq}");
+        let line = format!("game {n}: {black} (black)");
+        assert!(stdout.contains(&line), "{line} not in {stdout}");
+    }
+}
