@@ -107,3 +107,69 @@ fn vct_puzzles_sample() {
     println!("VCT puzzles (sources only, unverified): {solved}/{total}");
     assert!(solved * 100 >= total * 60, "{solved}/{total}");
 }
+
+#[test]
+fn the_root_stops_a_vcf_the_opponent_threatens() {
+    use renju_engine::search::params::{QS_MAX_PLY, ROOT_VCF_NODES};
+    use renju_engine::search::threats::legal;
+    use renju_engine::search::{Limits, Searcher, Silent};
+    // VCF puzzles turned round: the defender moves first. Whenever some legal move leaves the
+    // attacker no VCF (by the solver at the root guard's per-move budget), a depth-1 search
+    // must play such a move. Size knob `PUZZLES` (default: every VCF puzzle; about 25 of them
+    // have a threat longer than the quiescence follows and a move that stops it).
+    let n: usize = std::env::var("PUZZLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
+    let cases: Vec<Case> = read_cases("puzzles.txt")
+        .into_iter()
+        .filter(|c| c.get("expect") == "vcf-win")
+        .collect();
+    let step = (cases.len() / n.max(1)).max(1);
+    let loses = |b: &mut renju_engine::board::Board, m| {
+        b.play_unchecked(m);
+        let won = Solver::new(ROOT_VCF_NODES / 4).vcf(b) != Solution::NoWin;
+        b.undo();
+        won
+    };
+    let (mut tried, mut defended) = (0, 0);
+    for case in cases.iter().step_by(step).take(n) {
+        let mut b = build(case);
+        b.pass();
+        let me = b.side_to_move();
+        // Skip the positions where the defender wins by VCF itself or must block a four.
+        if Solver::new(ROOT_VCF_NODES).vcf(&mut b) != Solution::NoWin
+            || b.has(me.opponent(), renju_engine::pattern::Class::Five)
+        {
+            continue;
+        }
+        // Long threats only (more fours than the quiescence follows): the ones the
+        // alpha-beta alone does not see at depth 1.
+        b.pass();
+        let threat = Solver::new(ROOT_VCF_NODES).vcf(&mut b);
+        b.undo();
+        match threat {
+            Solution::Win(line) if line.len() > 2 * QS_MAX_PLY as usize => {}
+            _ => continue,
+        }
+        let cands: Vec<_> = b.candidates().collect();
+        let good: Vec<_> = cands
+            .into_iter()
+            .filter(|&m| legal(&mut b, m, me) && !loses(&mut b, m))
+            .collect();
+        if good.is_empty() {
+            continue;
+        }
+        tried += 1;
+        let r = Searcher::new(16, 1).search(&b, Limits::depth(1), &mut Silent);
+        assert!(
+            good.contains(&r.best),
+            "{:?} does not stop the VCF; these do: {good:?}\n{}",
+            r.best,
+            case.line
+        );
+        defended += 1;
+    }
+    println!("root guard: {defended} of {tried} turned-round VCF puzzles defended");
+    assert!(tried > 0, "no usable puzzle");
+}

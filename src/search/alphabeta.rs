@@ -15,7 +15,7 @@ use crate::pattern::code::CodeWeights;
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One search thread: its own board copy, ordering tables and principal variation.
 pub struct Worker<'a> {
@@ -139,7 +139,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             pv: Vec::new(),
         };
-        let moves = self.root_moves();
+        let mut moves = self.root_moves();
         if moves.is_empty() {
             result.best = self.board.empty_cells().next().unwrap_or(Pos::PASS);
             return result;
@@ -189,8 +189,51 @@ impl<'a> Worker<'a> {
                 let score = WIN - line.len() as i32;
                 return self.finish(result, line[0], score, line);
             }
+            moves = self.root_guard(moves, budget);
+            result.best = moves[0];
         }
         self.iterate_moves(result, moves, reporter)
+    }
+
+    /// Root defence against the opponent's VCF: when the opponent, given a free move, wins by
+    /// VCF (the solver within `budget` nodes), the root moves after which it still wins (proved
+    /// within a quarter of `budget` each) are dropped, unless that would drop them all. The
+    /// checks stop at [`ROOT_GUARD_TIME_PCT`] percent of the optimum time (the moves not yet
+    /// checked are kept).
+    fn root_guard(&mut self, moves: Vec<Pos>, budget: u64) -> Vec<Pos> {
+        self.board.pass();
+        let mut solver = Solver::new(budget);
+        let threat = solver.vcf(&mut self.board);
+        self.nodes += solver.nodes;
+        self.board.undo();
+        if threat == Solution::NoWin {
+            return moves;
+        }
+        let deadline = self
+            .shared
+            .limits
+            .soft_time
+            .map(|t| self.shared.start + t * ROOT_GUARD_TIME_PCT / 100);
+        let mut kept = Vec::with_capacity(moves.len());
+        for (i, &m) in moves.iter().enumerate() {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
+                kept.extend_from_slice(&moves[i..]);
+                break;
+            }
+            self.board.play_unchecked(m);
+            let mut s = Solver::new(budget / 4).with_deadline(deadline);
+            let loses = matches!(s.vcf(&mut self.board), Solution::Win(_));
+            self.nodes += s.nodes;
+            self.board.undo();
+            if !loses {
+                kept.push(m);
+            }
+        }
+        if kept.is_empty() {
+            moves
+        } else {
+            kept
+        }
     }
 
     /// The iterative-deepening loop proper, over the given root moves.

@@ -28,6 +28,9 @@ pub const MAX_QUIET_MOVES: usize = 24;
 pub const QS_MAX_PLY: i32 = 16;
 /// Node budget of the VCF probe at the root before searching (untested).
 pub const ROOT_VCF_NODES: u64 = 20_000;
+/// Root guard against the opponent's VCF: share of the optimum time its per-move checks may
+/// take, in percent.
+pub const ROOT_GUARD_TIME_PCT: u32 = 25;
 /// A move that makes a four (the reply is forced) is extended by one ply while the ply is below
 /// twice the iteration depth and below this cap (untested).
 pub const FOUR_EXTENSION_MAX_PLY: usize = 24;

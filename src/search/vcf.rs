@@ -11,11 +11,14 @@
 //! * A found win comes with its proof line: attacker and defender moves alternating, ending with
 //!   the attacker's five. For VCT the line follows the last defence examined.
 
-use super::threats::{find_five, four_moves, has_five, has_open_four, legal, threat_moves};
+use super::threats::{
+    find_five, four_moves, has_five, has_open_four, legal, open_four_defences, threat_moves,
+};
 use crate::board::Board;
 use crate::pattern::Class;
 use crate::types::{Color, Pos};
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// The outcome of a solver run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,9 +34,15 @@ pub struct Solver {
     /// Nodes (positions) visited so far.
     pub nodes: u64,
     limit: u64,
+    deadline: Option<Instant>,
+    next_clock: u64,
+    out: bool,
     fail_cache: HashMap<u64, u32>,
     line: Vec<Pos>,
 }
+
+/// Nodes between two clock checks of a solver with a deadline.
+const CLOCK_EVERY: u64 = 256;
 
 impl Solver {
     /// A solver that gives up after `node_limit` nodes.
@@ -42,21 +51,42 @@ impl Solver {
         Solver {
             nodes: 0,
             limit: node_limit,
+            deadline: None,
+            next_clock: CLOCK_EVERY,
+            out: false,
             fail_cache: HashMap::new(),
             line: Vec::new(),
         }
+    }
+
+    /// The same solver, also stopping (as if out of nodes) once `deadline` has passed; the
+    /// clock is read every few hundred nodes.
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Solver {
+        self.deadline = deadline;
+        self
     }
 
     /// Forget the cache and start counting again with a new node limit.
     pub fn reset(&mut self, node_limit: u64) {
         self.nodes = 0;
         self.limit = node_limit;
+        self.out = false;
+        self.next_clock = CLOCK_EVERY;
         self.fail_cache.clear();
         self.line.clear();
     }
 
-    fn out_of_nodes(&self) -> bool {
-        self.nodes >= self.limit
+    /// Whether the node limit (or the deadline) is reached; once true it stays true.
+    fn out_of_nodes(&mut self) -> bool {
+        if !self.out {
+            self.out = self.nodes >= self.limit;
+            if !self.out && self.nodes >= self.next_clock {
+                self.next_clock = self.nodes + CLOCK_EVERY;
+                self.out = self.deadline.is_some_and(|t| Instant::now() >= t);
+            }
+        }
+        self.out
     }
 
     /// Look for a VCF for the side to move.
@@ -282,27 +312,25 @@ impl Solver {
         if !has_open_four(board, me) {
             return false; // no threat: the defender is free
         }
-        // Every legal defence in the candidate area.
+        // Every legal defence in the candidate area that is not refuted at once (after it the
+        // defender has a five point or the attacker no open-four point left); the others lose
+        // to the open four. The reach filter of `open_four_defences` finds them without playing
+        // the moves that cannot be one.
         let cands: Vec<Pos> = board.candidates().collect();
+        let defences = open_four_defences(board, opp, cands);
         let mut last_line: Option<Vec<Pos>> = None;
-        for m in cands {
+        for m in defences {
             if !legal(board, m, opp) {
                 continue;
             }
             board.play_unchecked(m);
-            let refuted = !has_five(board, opp) && has_open_four(board, me);
-            let won = if refuted {
-                true
-            } else {
-                let mark = self.line.len();
-                let w = self.vct_attack(board, me, depth);
-                if w {
-                    let mut seg: Vec<Pos> = self.line.drain(mark..).collect();
-                    seg.push(m);
-                    last_line = Some(seg);
-                }
-                w
-            };
+            let mark = self.line.len();
+            let won = self.vct_attack(board, me, depth);
+            if won {
+                let mut seg: Vec<Pos> = self.line.drain(mark..).collect();
+                seg.push(m);
+                last_line = Some(seg);
+            }
             board.undo();
             if !won {
                 return false;
