@@ -173,3 +173,45 @@ fn the_root_stops_a_vcf_the_opponent_threatens() {
     println!("root guard: {defended} of {tried} turned-round VCF puzzles defended");
     assert!(tried > 0, "no usable puzzle");
 }
+
+#[test]
+fn a_node_limited_search_keeps_its_nodes_when_the_root_guard_fires() {
+    use renju_engine::search::params::ROOT_VCF_NODES;
+    use renju_engine::search::{Limits, Searcher, Silent};
+    // VCF puzzles turned round (the defender moves first, the attacker threatens a VCF): under
+    // a node limit the root guard's checks stay within their share, so the search still
+    // completes an iteration. Size knob `PUZZLES` (default 300 puzzles).
+    let n: usize = std::env::var("PUZZLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let cases: Vec<Case> = read_cases("puzzles.txt")
+        .into_iter()
+        .filter(|c| c.get("expect") == "vcf-win")
+        .collect();
+    let step = (cases.len() / n.max(1)).max(1);
+    let mut tried = 0;
+    for case in cases.iter().step_by(step).take(n) {
+        let mut b = build(case);
+        b.pass();
+        let me = b.side_to_move();
+        if Solver::new(ROOT_VCF_NODES).vcf(&mut b) != Solution::NoWin
+            || b.has(me.opponent(), renju_engine::pattern::Class::Five)
+        {
+            continue;
+        }
+        tried += 1;
+        let limits = Limits {
+            max_nodes: Some(10_000),
+            ..Limits::default()
+        };
+        let r = Searcher::new(16, 1).search(&b, limits, &mut Silent);
+        assert!(
+            r.depth >= 1,
+            "no iteration in {} nodes\n{}",
+            r.nodes,
+            case.line
+        );
+    }
+    assert!(tried > 0, "no usable puzzle");
+}

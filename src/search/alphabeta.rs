@@ -198,11 +198,19 @@ impl<'a> Worker<'a> {
     /// Root defence against the opponent's VCF: when the opponent, given a free move, wins by
     /// VCF (the solver within `budget` nodes), the root moves after which it still wins (proved
     /// within a quarter of `budget` each) are dropped, unless that would drop them all. The
-    /// checks stop at [`ROOT_GUARD_TIME_PCT`] percent of the optimum time (the moves not yet
-    /// checked are kept).
+    /// checks stop at [`ROOT_GUARD_TIME_PCT`] percent of the optimum time, or once half of a
+    /// node limit is spent (the moves not yet checked are kept).
     fn root_guard(&mut self, moves: Vec<Pos>, budget: u64) -> Vec<Pos> {
+        // Under a node limit (no clock) the guard takes a quarter of the budget for the threat
+        // and stops its checks once half the limit is spent, so that the search proper still
+        // gets its share.
+        let limited = self.shared.limits.max_nodes;
         self.board.pass();
-        let mut solver = Solver::new(budget);
+        let mut solver = Solver::new(if limited.is_some() {
+            budget / 4
+        } else {
+            budget
+        });
         let threat = solver.vcf(&mut self.board);
         self.nodes += solver.nodes;
         self.board.undo();
@@ -214,9 +222,12 @@ impl<'a> Worker<'a> {
             .limits
             .soft_time
             .map(|t| self.shared.start + t * ROOT_GUARD_TIME_PCT / 100);
+        let node_cap = limited.map(|n| n / 2);
         let mut kept = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
-            if deadline.is_some_and(|t| Instant::now() >= t) {
+            if deadline.is_some_and(|t| Instant::now() >= t)
+                || node_cap.is_some_and(|cap| self.nodes >= cap)
+            {
                 kept.extend_from_slice(&moves[i..]);
                 break;
             }
