@@ -22,6 +22,33 @@ fn build(case: &Case) -> renju_engine::board::Board {
     b
 }
 
+/// An evenly spread sample of the puzzles whose `expect` is `expect`: `PUZZLES` of them (the
+/// size knob), or `default` when it is not set.
+fn sample(expect: &str, default: usize) -> Vec<Case> {
+    let n: usize = std::env::var("PUZZLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
+    let cases: Vec<Case> = read_cases("puzzles.txt")
+        .into_iter()
+        .filter(|c| c.get("expect") == expect)
+        .collect();
+    let step = (cases.len() / n.max(1)).max(1);
+    cases.into_iter().step_by(step).take(n).collect()
+}
+
+/// A VCF puzzle turned round: the defender moves first while the attacker threatens its VCF.
+/// `None` when the defender wins by VCF itself or must block a four (no choice to test).
+fn turned_round(case: &Case) -> Option<renju_engine::board::Board> {
+    use renju_engine::search::params::ROOT_VCF_NODES;
+    let mut b = build(case);
+    b.pass();
+    let me = b.side_to_move();
+    let free = Solver::new(ROOT_VCF_NODES).vcf(&mut b) == Solution::NoWin
+        && !b.has(me.opponent(), renju_engine::pattern::Class::Five);
+    free.then_some(b)
+}
+
 #[test]
 fn verified_vcf_puzzles_are_solved_with_valid_proofs() {
     let cases: Vec<Case> = read_cases("puzzles.txt")
@@ -83,18 +110,9 @@ fn every_vcf_puzzle_and_the_no_vcf_trap() {
 
 #[test]
 fn vct_puzzles_sample() {
-    let n: usize = std::env::var("PUZZLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(120);
-    let cases: Vec<Case> = read_cases("puzzles.txt")
-        .into_iter()
-        .filter(|c| c.get("expect") == "vct-win")
-        .collect();
-    let step = (cases.len() / n.max(1)).max(1);
     let mut total = 0;
     let mut solved = 0;
-    for case in cases.iter().step_by(step).take(n) {
+    for case in &sample("vct-win", 120) {
         let mut b = build(case);
         total += 1;
         if let Solution::Win(line) = Solver::new(300_000).vct(&mut b, 10) {
@@ -117,15 +135,6 @@ fn the_root_stops_a_vcf_the_opponent_threatens() {
     // attacker no VCF (by the solver at the root guard's per-move budget), a depth-1 search
     // must play such a move. Size knob `PUZZLES` (default: every VCF puzzle; about 25 of them
     // have a threat longer than the quiescence follows and a move that stops it).
-    let n: usize = std::env::var("PUZZLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(usize::MAX);
-    let cases: Vec<Case> = read_cases("puzzles.txt")
-        .into_iter()
-        .filter(|c| c.get("expect") == "vcf-win")
-        .collect();
-    let step = (cases.len() / n.max(1)).max(1);
     let loses = |b: &mut renju_engine::board::Board, m| {
         b.play_unchecked(m);
         let won = Solver::new(ROOT_VCF_NODES / 4).vcf(b) != Solution::NoWin;
@@ -133,16 +142,11 @@ fn the_root_stops_a_vcf_the_opponent_threatens() {
         won
     };
     let (mut tried, mut defended) = (0, 0);
-    for case in cases.iter().step_by(step).take(n) {
-        let mut b = build(case);
-        b.pass();
-        let me = b.side_to_move();
-        // Skip the positions where the defender wins by VCF itself or must block a four.
-        if Solver::new(ROOT_VCF_NODES).vcf(&mut b) != Solution::NoWin
-            || b.has(me.opponent(), renju_engine::pattern::Class::Five)
-        {
+    for case in &sample("vcf-win", usize::MAX) {
+        let Some(mut b) = turned_round(case) else {
             continue;
-        }
+        };
+        let me = b.side_to_move();
         // Long threats only (more fours than the quiescence follows): the ones the
         // alpha-beta alone does not see at depth 1.
         b.pass();
@@ -176,30 +180,15 @@ fn the_root_stops_a_vcf_the_opponent_threatens() {
 
 #[test]
 fn a_node_limited_search_keeps_its_nodes_when_the_root_guard_fires() {
-    use renju_engine::search::params::ROOT_VCF_NODES;
     use renju_engine::search::{Limits, Searcher, Silent};
     // VCF puzzles turned round (the defender moves first, the attacker threatens a VCF): under
     // a node limit the root guard's checks stay within their share, so the search still
     // completes an iteration. Size knob `PUZZLES` (default 300 puzzles).
-    let n: usize = std::env::var("PUZZLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
-    let cases: Vec<Case> = read_cases("puzzles.txt")
-        .into_iter()
-        .filter(|c| c.get("expect") == "vcf-win")
-        .collect();
-    let step = (cases.len() / n.max(1)).max(1);
     let mut tried = 0;
-    for case in cases.iter().step_by(step).take(n) {
-        let mut b = build(case);
-        b.pass();
-        let me = b.side_to_move();
-        if Solver::new(ROOT_VCF_NODES).vcf(&mut b) != Solution::NoWin
-            || b.has(me.opponent(), renju_engine::pattern::Class::Five)
-        {
+    for case in &sample("vcf-win", 300) {
+        let Some(b) = turned_round(case) else {
             continue;
-        }
+        };
         tried += 1;
         let limits = Limits {
             max_nodes: Some(10_000),
