@@ -128,7 +128,7 @@ fn open_four_defences_equal_reference() {
                 .into_iter()
                 .filter(|&p| legal(&mut b, p, to_move))
                 .collect();
-            let fast = open_four_defences(&mut b, to_move, moves.clone());
+            let fast = open_four_defences(&b, to_move, moves.clone());
             let slow = open_four_defences_slow(&mut b, to_move, moves);
             assert_eq!(
                 fast, slow,
@@ -146,5 +146,71 @@ fn open_four_defences_equal_reference() {
     assert!(
         defences > checked,
         "{defences} defences over {checked} positions"
+    );
+}
+
+/// `Board::class_with` (the class a cell would have with one more stone, read from the tables)
+/// equals putting the stone and reading the class, for every rule, both colours of stone and of
+/// reader, on the cells of the stone's lines and a few others. Size knob: `CLASS_WITH_POSITIONS`
+/// (default 4,000 generated positions).
+#[test]
+fn class_with_equals_playing_the_stone() {
+    use rand::Rng;
+    let positions = env_usize("CLASS_WITH_POSITIONS", 4_000);
+    let mut gen = common::PositionGen::new(91);
+    let mut changed = 0usize;
+    let mut compared = 0usize;
+    for i in 0..positions {
+        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][i % 4];
+        let size = if i % 5 == 0 { 20 } else { 15 };
+        let (black, white) = gen.next(size);
+        let mut b = common::board_from(rule, size, &black, &white, 0);
+        let empty: Vec<_> = b.candidates().collect();
+        if empty.len() < 2 {
+            continue;
+        }
+        for _ in 0..4 {
+            let p = empty[gen.rng().gen_range(0..empty.len())];
+            let c = if gen.rng().gen_bool(0.5) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let before: Vec<_> = empty
+                .iter()
+                .map(|&q| [b.class(q, Color::Black), b.class(q, Color::White)])
+                .collect();
+            let with: Vec<_> = empty
+                .iter()
+                .map(|&q| {
+                    if q == p {
+                        return before[0];
+                    }
+                    [
+                        b.class_with(q, p, c, Color::Black),
+                        b.class_with(q, p, c, Color::White),
+                    ]
+                })
+                .collect();
+            b.put_unchecked(p, c);
+            for (k, &q) in empty.iter().enumerate() {
+                if q == p {
+                    continue;
+                }
+                let after = [b.class(q, Color::Black), b.class(q, Color::White)];
+                assert_eq!(
+                    with[k], after,
+                    "position {i}, {rule:?}: {c:?} stone at {p:?}, cell {q:?}\n{b}"
+                );
+                compared += 1;
+                changed += usize::from(after != before[k]);
+            }
+            b.undo();
+        }
+    }
+    // The stone must actually change classes for the comparison to mean something.
+    assert!(
+        changed > compared / 50,
+        "only {changed} of {compared} classes changed"
     );
 }

@@ -350,6 +350,33 @@ impl Board {
             .then(|| Pos::new(x as usize, y as usize, self.size))
     }
 
+    /// The class colour `of` would have at empty cell `q` if a stone of colour `c` stood on the
+    /// empty cell `p` (`p != q`), read from the tables without playing: the same as putting the
+    /// stone and reading [`Board::class`] (a stone changes only the pattern of the one line it
+    /// shares with `q`, and only within the board's update reach).
+    #[inline]
+    #[must_use]
+    pub fn class_with(&self, q: Pos, p: Pos, c: Color, of: Color) -> Class {
+        let (qi, pi) = (q.index(), p.index());
+        debug_assert!(qi != pi && self.cells[qi] == EMPTY && self.cells[pi] == EMPTY);
+        for d in 0..4 {
+            let li = self.line_idx[d][qi];
+            if li != self.line_idx[d][pi] {
+                continue;
+            }
+            let (qp, pp) = (self.line_pos[d][qi] as usize, self.line_pos[d][pi] as usize);
+            if qp.abs_diff(pp) > self.reach {
+                break;
+            }
+            let w = self.words[d][li as usize] | (u64::from(code(c)) << (2 * (pp + PAD)));
+            let key = window_to_key((w >> (2 * qp)) & WINDOW_MASK);
+            let pats = (self.pats[qi] & !(0xFF << (8 * d)))
+                | (u32::from(self.tables.line_entry(key)) << (8 * d));
+            return info_class(self.tables.cell_info(cell_key_of(pats, of), of));
+        }
+        self.class(q, of)
+    }
+
     /// The line tables of this board's rule.
     #[inline]
     #[must_use]

@@ -393,8 +393,23 @@ impl<'a> Worker<'a> {
 
     /// Moves of `me` that stop the opponent's open-four threat (or make a four), in order.
     fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let all = self.ordered_moves_unpruned(ply, tt_move, me);
-        open_four_defences(&mut self.board, me, all)
+        // The defences first (no stone played), then legality (renju black's exact foul test
+        // plays stones) and keys for those only: the same list as keying and checking every
+        // candidate first.
+        let cands: Vec<Pos> = self.board.candidates().collect();
+        let defences = open_four_defences(&self.board, me, cands);
+        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(defences.len());
+        for p in defences {
+            if legal(&mut self.board, p, me) {
+                let k = if p == tt_move {
+                    i32::MAX
+                } else {
+                    self.order_key(p, me, ply)
+                };
+                v.push((k, p));
+            }
+        }
+        sort_moves(&mut v)
     }
 
     fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {

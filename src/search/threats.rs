@@ -5,6 +5,7 @@ use crate::board::Board;
 use crate::pattern::{Class, Pattern};
 use crate::rules::renju;
 use crate::types::{Color, Pos, Rule};
+use smallvec::SmallVec;
 
 /// Whether colour `c` may play empty cell `p` (only renju black has restrictions; a five is
 /// always legal).
@@ -88,36 +89,56 @@ pub fn threat_moves(board: &mut Board, c: Color) -> Vec<Pos> {
     sort_moves(&mut v)
 }
 
-/// The moves of `moves` (legal moves of `c`, in any order) that answer the opponent's open-four
+/// The moves of `moves` (cells of `c`, in any order) that answer the opponent's open-four
 /// threat (an open three): after the move `c` has a five point or the opponent has no open-four
-/// point left. Same set and order as [`open_four_defences_slow`], which plays every move.
+/// point left. Same set and order as [`open_four_defences_slow`], which plays every move; this
+/// one plays none.
 ///
-/// A stone changes the classes of cells on its four lines within five steps only, so a move away
-/// from any of the opponent's open-four points that makes no four of its own cannot be a
-/// defence; only the others are tried on the board.
-pub fn open_four_defences(board: &mut Board, c: Color, moves: Vec<Pos>) -> Vec<Pos> {
+/// * A move that makes a four leaves `c` a five point: a defence.
+/// * Any other move leaves `c` no five point, and changes the classes of the cells on its four
+///   lines only (within the board's update reach), each by one line pattern, which
+///   [`Board::class_with`] reads from the tables. It is a defence when every open-four point of
+///   the opponent is taken or changed away, and no other cell turns into one. The stone can
+///   only weaken the opponent's line patterns, so the only cells that can turn into open-four
+///   points are those that hold an open-four pattern or two fours and are no open-four point
+///   now (a renju black double four or four-three-three candidate a white stone breaks up, a
+///   caro five a stone blocks); they are checked too.
+pub fn open_four_defences(board: &Board, c: Color, moves: Vec<Pos>) -> Vec<Pos> {
     let opp = c.opponent();
-    let n = board.size();
-    let targets: Vec<(i32, i32)> = board
-        .candidates()
-        .filter(|&q| board.class(q, opp) == Class::OpenFour)
-        .map(|q| (q.x(n) as i32, q.y(n) as i32))
-        .collect();
-    let mut out = Vec::new();
-    for p in moves {
-        let (px, py) = (p.x(n) as i32, p.y(n) as i32);
-        let reaches_all = targets
-            .iter()
-            .all(|&(qx, qy)| within_reach(qx - px, qy - py, 0, 5));
-        let makes_four = (0..4).any(|d| {
-            let pat = board.pattern(p, d, c);
-            pat.four_count() > 0 || pat == Pattern::Five
-        });
-        if (reaches_all || makes_four) && defends_open_four(board, c, p) {
-            out.push(p);
+    let mut targets: SmallVec<[Pos; 8]> = SmallVec::new();
+    let mut latent: SmallVec<[Pos; 8]> = SmallVec::new();
+    for q in board.candidates() {
+        if board.class(q, opp) == Class::OpenFour {
+            targets.push(q);
+        } else {
+            let mut fours = 0;
+            let mut open = false;
+            for d in 0..4 {
+                let pat = board.pattern(q, d, opp);
+                fours += pat.four_count();
+                open |= pat == Pattern::OpenFour;
+            }
+            if open || fours >= 2 {
+                latent.push(q);
+            }
         }
     }
-    out
+    moves
+        .into_iter()
+        .filter(|&p| {
+            let makes_four = (0..4).any(|d| {
+                let pat = board.pattern(p, d, c);
+                pat.four_count() > 0 || pat == Pattern::Five
+            });
+            makes_four
+                || (targets
+                    .iter()
+                    .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour)
+                    && latent
+                        .iter()
+                        .all(|&r| r == p || board.class_with(r, p, c, opp) != Class::OpenFour))
+        })
+        .collect()
 }
 
 /// Whether a cell at offset `(dx, dy)` lies within the square radius `square` (Chebyshev

@@ -314,8 +314,7 @@ impl Solver {
         }
         // Every legal defence in the candidate area that is not refuted at once (after it the
         // defender has a five point or the attacker no open-four point left); the others lose
-        // to the open four. The reach filter of `open_four_defences` finds them without playing
-        // the moves that cannot be one.
+        // to the open four. `open_four_defences` finds them without playing a stone.
         let cands: Vec<Pos> = board.candidates().collect();
         let defences = open_four_defences(board, opp, cands);
         let mut last_line: Option<Vec<Pos>> = None;
