@@ -1,10 +1,10 @@
 //! The alpha-beta worker: iterative deepening, aspiration windows, and the PVS node function.
 
 use super::params::*;
-use super::picker::Picker;
+use super::picker::{Keyed, Picker};
 use super::threats::{
-    find_five, four_moves_where, has_open_four, legal, open_four_defences, rank, sort_moves,
-    static_order_key, within_reach,
+    find_five, four_moves_where, has_open_four, legal, rank, sort_moves, static_order_key,
+    within_reach, DefenceFilter,
 };
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
@@ -14,6 +14,7 @@ use crate::eval::{evaluate, is_mate, WIN, WIN_THRESHOLD};
 use crate::pattern::code::CodeWeights;
 use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
+use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -377,52 +378,48 @@ impl<'a> Worker<'a> {
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
     /// killers, history.
-    fn keyed_candidates(&self, ply: usize, tt_move: Pos, me: Color) -> Vec<(i32, Pos)> {
+    fn keyed_candidates(&self, ply: usize, tt_move: Pos, me: Color) -> Keyed {
         self.board
             .candidates()
-            .map(|p| {
-                let k = if p == tt_move {
-                    i32::MAX
-                } else {
-                    self.order_key(p, me, ply)
-                };
-                (k, p)
-            })
+            .map(|p| (self.key_of(p, tt_move, me, ply), p))
             .collect()
     }
 
-    /// Moves of `me` that stop the opponent's open-four threat (or make a four), in order.
-    fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        // The defences first (no stone played), then legality (renju black's exact foul test
-        // plays stones) and keys for those only: the same list as keying and checking every
-        // candidate first.
-        let cands: Vec<Pos> = self.board.candidates().collect();
-        let defences = open_four_defences(&self.board, me, cands);
-        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(defences.len());
+    /// Ordering key of `p`: the TT move first, then [`Self::order_key`].
+    #[inline]
+    fn key_of(&self, p: Pos, tt_move: Pos, me: Color, ply: usize) -> i32 {
+        if p == tt_move {
+            i32::MAX
+        } else {
+            self.order_key(p, me, ply)
+        }
+    }
+
+    /// Legal moves of `me` that stop the opponent's open-four threat (or make a four), with
+    /// their ordering keys. The defences are found first (no stone played), then legality
+    /// (renju black's exact foul test plays stones) and keys for those only.
+    fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Keyed {
+        let filter = DefenceFilter::new(&self.board, me);
+        let defences: SmallVec<[Pos; 32]> = self
+            .board
+            .candidates()
+            .filter(|&p| filter.defends(&self.board, p))
+            .collect();
+        let mut v = Keyed::new();
         for p in defences {
             if legal(&mut self.board, p, me) {
-                let k = if p == tt_move {
-                    i32::MAX
-                } else {
-                    self.order_key(p, me, ply)
-                };
-                v.push((k, p));
+                v.push((self.key_of(p, tt_move, me, ply), p));
             }
         }
-        sort_moves(&mut v)
+        v
     }
 
     fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let cands: Vec<Pos> = self.board.candidates().collect();
-        let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cands.len());
+        let cands: SmallVec<[Pos; 128]> = self.board.candidates().collect();
+        let mut v: Keyed = Keyed::new();
         for p in cands {
             if legal(&mut self.board, p, me) {
-                let k = if p == tt_move {
-                    i32::MAX
-                } else {
-                    self.order_key(p, me, ply)
-                };
-                v.push((k, p));
+                v.push((self.key_of(p, tt_move, me, ply), p));
             }
         }
         sort_moves(&mut v)
@@ -657,13 +654,13 @@ impl<'a> Worker<'a> {
             }
             (Picker::in_order(r), false)
         } else if let Some(f) = forced {
-            (Picker::in_order(vec![f]), false)
+            (Picker::in_order([f]), false)
         } else if opp_open_three {
             let d = self.defence_moves(ply, tt_move, me);
             if d.is_empty() {
                 return -(WIN - (ply_i + 4));
             }
-            (Picker::in_order(d), false)
+            (Picker::new(d), false)
         } else {
             (Picker::new(self.keyed_candidates(ply, tt_move, me)), true)
         };

@@ -6,6 +6,10 @@
 //! [`SELECT_PICKS`] moves it is likely to take many more, and the remainder is sorted once.
 
 use crate::types::Pos;
+use smallvec::SmallVec;
+
+/// A list of `(key, move)` pairs, on the stack up to a typical node's candidate count.
+pub type Keyed = SmallVec<[(i32, Pos); 64]>;
 
 /// Moves handed out by selection before the remainder is sorted.
 const SELECT_PICKS: usize = 4;
@@ -13,7 +17,7 @@ const SELECT_PICKS: usize = 4;
 /// Keyed moves handed out best first.
 #[derive(Clone, Debug, Default)]
 pub struct Picker {
-    moves: Vec<(i32, Pos)>,
+    moves: Keyed,
     next: usize,
     sorted: bool,
 }
@@ -27,7 +31,7 @@ fn before(a: (i32, Pos), b: (i32, Pos)) -> bool {
 impl Picker {
     /// A picker over `(key, move)` pairs in any order.
     #[must_use]
-    pub fn new(moves: Vec<(i32, Pos)>) -> Picker {
+    pub fn new(moves: Keyed) -> Picker {
         Picker {
             moves,
             next: 0,
@@ -37,7 +41,7 @@ impl Picker {
 
     /// A picker handing out `moves` in the given order.
     #[must_use]
-    pub fn in_order(moves: Vec<Pos>) -> Picker {
+    pub fn in_order(moves: impl IntoIterator<Item = Pos>) -> Picker {
         Picker {
             moves: moves.into_iter().map(|p| (0, p)).collect(),
             next: 0,
@@ -89,7 +93,7 @@ mod tests {
                     .collect();
                 v.shuffle(&mut rng);
                 let expected = sort_moves(&mut v.clone());
-                let mut p = Picker::new(v);
+                let mut p = Picker::new(v.into_iter().collect());
                 let got: Vec<Pos> = std::iter::from_fn(|| p.next_move()).collect();
                 assert_eq!(got, expected);
             }

@@ -59,33 +59,31 @@ pub fn four_moves(board: &mut Board, c: Color) -> Vec<Pos> {
 /// The moves of [`four_moves`] that `keep` accepts, in the same order; `keep` is asked before
 /// the (renju black) legality check, so cells it rejects cost no foul test.
 pub fn four_moves_where(board: &mut Board, c: Color, keep: impl Fn(Pos) -> bool) -> Vec<Pos> {
-    let mut v: Vec<(i32, Pos)> = Vec::new();
-    let cands: Vec<Pos> = board.candidates().collect();
-    for p in cands {
-        let class = board.class(p, c);
-        if (class == Class::Five || class.is_four()) && keep(p) {
-            if !legal(board, p, c) {
-                continue;
-            }
-            v.push((rank(class) * 100_000 + board.score(p, c), p));
-        }
-    }
+    let mut v: SmallVec<[(i32, Pos); 16]> = board
+        .candidates()
+        .filter_map(|p| {
+            let class = board.class(p, c);
+            ((class == Class::Five || class.is_four()) && keep(p))
+                .then(|| (rank(class) * 100_000 + board.score(p, c), p))
+        })
+        .collect();
+    v.retain(|&mut (_, p)| legal(board, p, c));
     sort_moves(&mut v)
 }
 
 /// The legal moves of `c` that make a four or an open three, best first.
 pub fn threat_moves(board: &mut Board, c: Color) -> Vec<Pos> {
-    let mut v: Vec<(i32, Pos)> = Vec::new();
-    let cands: Vec<Pos> = board.candidates().collect();
-    for p in cands {
-        let class = board.class(p, c);
-        let threat = class == Class::Five
-            || class.is_four()
-            || matches!(class, Class::OpenThree | Class::DoubleThree);
-        if threat && legal(board, p, c) {
-            v.push((rank(class) * 100_000 + board.score(p, c), p));
-        }
-    }
+    let mut v: SmallVec<[(i32, Pos); 32]> = board
+        .candidates()
+        .filter_map(|p| {
+            let class = board.class(p, c);
+            let threat = class == Class::Five
+                || class.is_four()
+                || matches!(class, Class::OpenThree | Class::DoubleThree);
+            threat.then(|| (rank(class) * 100_000 + board.score(p, c), p))
+        })
+        .collect();
+    v.retain(|&mut (_, p)| legal(board, p, c));
     sort_moves(&mut v)
 }
 
@@ -103,42 +101,70 @@ pub fn threat_moves(board: &mut Board, c: Color) -> Vec<Pos> {
 ///   points are those that hold an open-four pattern or two fours and are no open-four point
 ///   now (a renju black double four or four-three-three candidate a white stone breaks up, a
 ///   caro five a stone blocks); they are checked too.
-pub fn open_four_defences(board: &Board, c: Color, moves: Vec<Pos>) -> Vec<Pos> {
-    let opp = c.opponent();
-    let mut targets: SmallVec<[Pos; 8]> = SmallVec::new();
-    let mut latent: SmallVec<[Pos; 8]> = SmallVec::new();
-    for q in board.candidates() {
-        if board.class(q, opp) == Class::OpenFour {
-            targets.push(q);
-        } else {
-            let mut fours = 0;
-            let mut open = false;
-            for d in 0..4 {
-                let pat = board.pattern(q, d, opp);
-                fours += pat.four_count();
-                open |= pat == Pattern::OpenFour;
-            }
-            if open || fours >= 2 {
-                latent.push(q);
-            }
-        }
-    }
+pub fn open_four_defences(
+    board: &Board,
+    c: Color,
+    moves: impl IntoIterator<Item = Pos>,
+) -> Vec<Pos> {
+    let filter = DefenceFilter::new(board, c);
     moves
         .into_iter()
-        .filter(|&p| {
-            let makes_four = (0..4).any(|d| {
-                let pat = board.pattern(p, d, c);
-                pat.four_count() > 0 || pat == Pattern::Five
-            });
-            makes_four
-                || (targets
-                    .iter()
-                    .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour)
-                    && latent
-                        .iter()
-                        .all(|&r| r == p || board.class_with(r, p, c, opp) != Class::OpenFour))
-        })
+        .filter(|&p| filter.defends(board, p))
         .collect()
+}
+
+/// The test behind [`open_four_defences`] for one position: the opponent's open-four points and
+/// latent cells, gathered once.
+pub struct DefenceFilter {
+    c: Color,
+    targets: SmallVec<[Pos; 8]>,
+    latent: SmallVec<[Pos; 8]>,
+}
+
+impl DefenceFilter {
+    /// The filter for `c` defending on `board`.
+    #[must_use]
+    pub fn new(board: &Board, c: Color) -> DefenceFilter {
+        let opp = c.opponent();
+        let mut targets: SmallVec<[Pos; 8]> = SmallVec::new();
+        let mut latent: SmallVec<[Pos; 8]> = SmallVec::new();
+        for q in board.candidates() {
+            if board.class(q, opp) == Class::OpenFour {
+                targets.push(q);
+            } else {
+                let mut fours = 0;
+                let mut open = false;
+                for d in 0..4 {
+                    let pat = board.pattern(q, d, opp);
+                    fours += pat.four_count();
+                    open |= pat == Pattern::OpenFour;
+                }
+                if open || fours >= 2 {
+                    latent.push(q);
+                }
+            }
+        }
+        DefenceFilter { c, targets, latent }
+    }
+
+    /// Whether `c` playing the empty cell `p` on the same `board` defends.
+    #[must_use]
+    pub fn defends(&self, board: &Board, p: Pos) -> bool {
+        let (c, opp) = (self.c, self.c.opponent());
+        let makes_four = (0..4).any(|d| {
+            let pat = board.pattern(p, d, c);
+            pat.four_count() > 0 || pat == Pattern::Five
+        });
+        makes_four
+            || (self
+                .targets
+                .iter()
+                .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour)
+                && self
+                    .latent
+                    .iter()
+                    .all(|&r| r == p || board.class_with(r, p, c, opp) != Class::OpenFour))
+    }
 }
 
 /// Whether a cell at offset `(dx, dy)` lies within the square radius `square` (Chebyshev
