@@ -8,10 +8,34 @@ fn fixture(mode: &str) -> String {
     format!("{} {mode}", env!("CARGO_BIN_EXE_arena-fixture"))
 }
 
-fn out_dir(name: &str) -> PathBuf {
+/// A scratch output directory under the system temp dir, removed (with its `.openings.txt`
+/// sibling) when the test ends, passed or failed.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_file(self.0.with_extension("openings.txt"));
+    }
+}
+
+fn out_dir(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    Scratch(d)
 }
 
 /// Run the arena; returns (stdout, summary.json text).
