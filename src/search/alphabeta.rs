@@ -672,6 +672,12 @@ impl<'a> Worker<'a> {
         let mut quiets = 0usize;
         let mut capped = 0usize;
         let count_limit = move_count_limit(depth, improving);
+        let futile = lazy
+            && !root
+            && !pv_node
+            && depth <= MOVE_FUTILITY_DEPTH
+            && alpha.abs() < WIN_THRESHOLD
+            && static_eval + self.futility_unit * MOVE_FUTILITY_PLIES * depth <= alpha;
         let mut next = 0usize;
         while let Some(m) = picker.next_move() {
             let class = self.board.class(m, me);
@@ -704,6 +710,11 @@ impl<'a> Worker<'a> {
             if quiet {
                 quiets += 1;
                 if !root && best > -WIN_THRESHOLD && quiets > count_limit {
+                    continue;
+                }
+                // Futility: near the leaves, a quiet move cannot lift a static evaluation this
+                // far below alpha.
+                if futile && best > -WIN_THRESHOLD {
                     continue;
                 }
             }

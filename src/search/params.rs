@@ -77,3 +77,8 @@ pub const FUTILITY_PCT: i32 = 20;
 pub const QS_NEAR_SQUARE: i32 = 2;
 /// ... or on one of its four lines within this distance.
 pub const QS_NEAR_LINE: i32 = 4;
+/// Futility pruning of quiet moves: deepest remaining depth it applies at.
+pub const MOVE_FUTILITY_DEPTH: i32 = 3;
+/// Futility pruning of quiet moves: margin per ply in units of the reverse-futility margin
+/// ([`FUTILITY_PCT`] percent of the evaluation scale).
+pub const MOVE_FUTILITY_PLIES: i32 = 1;
