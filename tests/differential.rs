@@ -8,6 +8,14 @@ use rayon::prelude::*;
 use renju_engine::rules::{reference, renju, Foul};
 use renju_engine::types::{Color, Rule};
 
+/// Generated position `i` of a mixed set: the four rules in turn, every fifth one on 20x20.
+fn mixed_position(gen: &mut common::PositionGen, i: usize) -> (Rule, renju_engine::board::Board) {
+    let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][i % 4];
+    let size = if i.is_multiple_of(5) { 20 } else { 15 };
+    let (black, white) = gen.next(size);
+    (rule, common::board_from(rule, size, &black, &white, 0))
+}
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -108,11 +116,9 @@ fn open_four_defences_equal_reference() {
     let mut checked = 0usize;
     let mut defences = 0usize;
     for i in 0..positions {
-        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][i % 4];
-        let size = if i % 5 == 0 { 20 } else { 15 };
-        let (black, white) = gen.next(size);
+        let (rule, board) = mixed_position(&mut gen, i);
         for to_move in [Color::Black, Color::White] {
-            let mut b = common::board_from(rule, size, &black, &white, 0);
+            let mut b = board.clone();
             if b.side_to_move() != to_move {
                 b.pass();
             }
@@ -151,7 +157,7 @@ fn open_four_defences_equal_reference() {
 
 /// `Board::class_with` (the class a cell would have with one more stone, read from the tables)
 /// equals putting the stone and reading the class, for every rule, both colours of stone and of
-/// reader, on the cells of the stone's lines and a few others. Size knob: `CLASS_WITH_POSITIONS`
+/// reader, at every other cell of the candidate area. Size knob: `CLASS_WITH_POSITIONS`
 /// (default 4,000 generated positions).
 #[test]
 fn class_with_equals_playing_the_stone() {
@@ -161,10 +167,7 @@ fn class_with_equals_playing_the_stone() {
     let mut changed = 0usize;
     let mut compared = 0usize;
     for i in 0..positions {
-        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][i % 4];
-        let size = if i % 5 == 0 { 20 } else { 15 };
-        let (black, white) = gen.next(size);
-        let mut b = common::board_from(rule, size, &black, &white, 0);
+        let (rule, mut b) = mixed_position(&mut gen, i);
         let empty: Vec<_> = b.candidates().collect();
         if empty.len() < 2 {
             continue;
@@ -182,9 +185,10 @@ fn class_with_equals_playing_the_stone() {
                 .collect();
             let with: Vec<_> = empty
                 .iter()
-                .map(|&q| {
+                .zip(&before)
+                .map(|(&q, &was)| {
                     if q == p {
-                        return before[0];
+                        return was; // not compared
                     }
                     [
                         b.class_with(q, p, c, Color::Black),

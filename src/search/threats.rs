@@ -113,12 +113,12 @@ pub fn open_four_defences(
         .collect()
 }
 
-/// The test behind [`open_four_defences`] for one position: the opponent's open-four points and
-/// latent cells, gathered once.
+/// The test behind [`open_four_defences`] for one position: the cells whose class for the
+/// opponent must not be an open-four point after the defence (its open-four points now, and the
+/// latent cells that could become one), gathered once.
 pub struct DefenceFilter {
     c: Color,
-    targets: SmallVec<[Pos; 8]>,
-    latent: SmallVec<[Pos; 8]>,
+    watched: SmallVec<[Pos; 16]>,
 }
 
 impl DefenceFilter {
@@ -126,25 +126,17 @@ impl DefenceFilter {
     #[must_use]
     pub fn new(board: &Board, c: Color) -> DefenceFilter {
         let opp = c.opponent();
-        let mut targets: SmallVec<[Pos; 8]> = SmallVec::new();
-        let mut latent: SmallVec<[Pos; 8]> = SmallVec::new();
-        for q in board.candidates() {
-            if board.class(q, opp) == Class::OpenFour {
-                targets.push(q);
-            } else {
-                let mut fours = 0;
-                let mut open = false;
-                for d in 0..4 {
-                    let pat = board.pattern(q, d, opp);
-                    fours += pat.four_count();
-                    open |= pat == Pattern::OpenFour;
+        let watched = board
+            .candidates()
+            .filter(|&q| {
+                board.class(q, opp) == Class::OpenFour || {
+                    let pats = (0..4).map(|d| board.pattern(q, d, opp));
+                    pats.clone().any(|pat| pat == Pattern::OpenFour)
+                        || pats.map(Pattern::four_count).sum::<u32>() >= 2
                 }
-                if open || fours >= 2 {
-                    latent.push(q);
-                }
-            }
-        }
-        DefenceFilter { c, targets, latent }
+            })
+            .collect();
+        DefenceFilter { c, watched }
     }
 
     /// Whether `c` playing the empty cell `p` on the same `board` defends.
@@ -156,14 +148,10 @@ impl DefenceFilter {
             pat.four_count() > 0 || pat == Pattern::Five
         });
         makes_four
-            || (self
-                .targets
+            || self
+                .watched
                 .iter()
                 .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour)
-                && self
-                    .latent
-                    .iter()
-                    .all(|&r| r == p || board.class_with(r, p, c, opp) != Class::OpenFour))
     }
 }
 
