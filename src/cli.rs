@@ -189,6 +189,9 @@ enum Command {
         /// Search depth of the balance check.
         #[arg(long, default_value_t = 6)]
         depth: i32,
+        /// Depth of a second, deeper balance check a kept opening must also pass.
+        #[arg(long)]
+        confirm_depth: Option<i32>,
         /// Keep openings whose value for the side to move lies within ±WINDOW.
         #[arg(long, default_value_t = 60)]
         window: i32,
@@ -335,9 +338,21 @@ pub fn run(
             size,
             count,
             depth,
+            confirm_depth,
             window,
             seed,
-        }) => opengen_command(rule, size, count, depth, window, seed, out),
+        }) => opengen_command(
+            crate::opening::GenSpec {
+                rule,
+                size,
+                count,
+                depth,
+                confirm_depth,
+                window,
+                seed,
+            },
+            out,
+        ),
         Some(Command::Datagen {
             rules,
             games,
@@ -829,30 +844,42 @@ fn selfplay_command(
     .map_err(|e| e.to_string())
 }
 
-fn opengen_command(
-    rule: Rule,
-    size: usize,
-    count: usize,
-    depth: i32,
-    window: i32,
-    seed: u64,
-    out: &mut dyn Write,
-) -> Result<(), String> {
+fn opengen_command(spec: crate::opening::GenSpec, out: &mut dyn Write) -> Result<(), String> {
+    let crate::opening::GenSpec {
+        rule,
+        size,
+        count,
+        depth,
+        confirm_depth,
+        window,
+        seed,
+    } = spec;
     check_size(size)?;
-    if !(1..=12).contains(&depth) || count == 0 || count > 10_000 || window < 0 {
-        return Err("need 1 <= depth <= 12, 1 <= count <= 10000, window >= 0".to_string());
+    let deep_ok = confirm_depth.is_none_or(|cd| (depth..=20).contains(&cd));
+    if !(1..=12).contains(&depth) || !deep_ok || count == 0 || count > 10_000 || window < 0 {
+        return Err(
+            "need 1 <= depth <= 12, depth <= confirm-depth <= 20, 1 <= count <= 10000, window >= 0"
+                .to_string(),
+        );
     }
-    let list = crate::opening::generate(rule, size, count, depth, window, seed);
+    let list = crate::opening::generate(spec);
     let io = |e: std::io::Error| e.to_string();
+    let (confirm_arg, confirm_text) = match confirm_depth {
+        Some(cd) => (
+            format!(" --confirm-depth {cd}"),
+            format!(" and at depth {cd}"),
+        ),
+        None => (String::new(), String::new()),
+    };
     writeln!(
         out,
-        "# {} balanced {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth} --window {window} --seed {seed}",
+        "# {} balanced {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth}{confirm_arg} --window {window} --seed {seed}",
         list.len()
     )
     .map_err(io)?;
     writeln!(
         out,
-        "# offset format: dx,dy from the centre (size/2, size/2), Gomocup axes (y down), black first; each kept opening scored within +-{window} for the side to move at depth {depth}"
+        "# offset format: dx,dy from the centre (size/2, size/2), Gomocup axes (y down), black first; each kept opening scored within +-{window} for the side to move at depth {depth}{confirm_text}"
     )
     .map_err(io)?;
     let c = (size / 2) as i64;
