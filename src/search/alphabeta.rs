@@ -99,7 +99,7 @@ impl<'a> Worker<'a> {
         let mut d = 1 + (self.id as i32 % 2);
         while d <= max && !done.load(Ordering::Relaxed) && !self.stopped {
             self.extension_limit = (2 * d as usize).min(FOUR_EXTENSION_MAX_PLY);
-            self.search(d, -WIN, WIN, 0);
+            self.search(d, -WIN, WIN, 0, false);
             d += 1;
         }
         self.flush_nodes();
@@ -272,7 +272,7 @@ impl<'a> Worker<'a> {
             self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
             self.root_best = None;
             let score = loop {
-                let s = self.search(depth, alpha, beta, 0);
+                let s = self.search(depth, alpha, beta, 0, false);
                 if self.stopped {
                     break s;
                 }
@@ -551,12 +551,14 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The PVS node function. Returns the score for the side to move.
+    /// The PVS node function. Returns the score for the side to move. `cut_node`: the node is
+    /// expected to fail high (the null-window child of a reduced search, or the first child
+    /// of an expected fail-low node); late moves there are reduced one ply more.
     #[allow(
         clippy::too_many_lines,
         reason = "one node function laid out in numbered steps"
     )]
-    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, cut_node: bool) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
@@ -634,7 +636,7 @@ impl<'a> Worker<'a> {
         {
             let r = NMP_BASE + depth / NMP_DIV;
             self.board.pass();
-            let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+            let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
             self.board.undo();
             if self.stopped {
                 return 0;
@@ -725,7 +727,7 @@ impl<'a> Worker<'a> {
             self.board.play_unchecked(m);
             let mut score;
             if i == 0 {
-                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node);
             } else {
                 let mut r = 0;
                 if i >= LMR_MIN_MOVES && depth >= LMR_MIN_DEPTH && reducible {
@@ -742,14 +744,23 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
+                    if cut_node {
+                        r += 1;
+                    }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                score = -self.search(
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    r > 0 || !cut_node,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
             self.board.undo();
