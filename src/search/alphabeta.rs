@@ -606,6 +606,13 @@ impl<'a> Worker<'a> {
         if tt_move != Pos::PASS && !self.board.is_empty(tt_move) {
             tt_move = Pos::PASS;
         }
+        // Internal iterative reduction: without a TT move the ordering is a guess; search one
+        // ply shallower.
+        let depth = if tt_move == Pos::PASS && depth >= IIR_MIN_DEPTH && !root {
+            depth - 1
+        } else {
+            depth
+        };
         // Step 6. Threats against the side to move, and the static evaluation.
         let opp_open_three = forced.is_none() && has_open_four(&self.board, opp);
         let threatened = forced.is_some() || opp_open_three;

@@ -82,3 +82,6 @@ pub const MOVE_FUTILITY_DEPTH: i32 = 3;
 /// Futility pruning of quiet moves: margin per ply in units of the reverse-futility margin
 /// ([`FUTILITY_PCT`] percent of the evaluation scale).
 pub const MOVE_FUTILITY_PLIES: i32 = 1;
+/// Internal iterative reduction: minimum depth at which a node without a TT move is searched
+/// one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
