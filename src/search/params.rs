@@ -83,5 +83,6 @@ pub const MOVE_FUTILITY_DEPTH: i32 = 3;
 /// ([`FUTILITY_PCT`] percent of the evaluation scale).
 pub const MOVE_FUTILITY_PLIES: i32 = 1;
 /// Internal iterative reduction: minimum depth at which a node without a TT move is searched
-/// one ply shallower.
+/// one ply shallower. Ledger: +18.4 over 2945 renju games at 0.05 s/move (accepted; earlier runs
+/// on older mains were small positives).
 pub const IIR_MIN_DEPTH: i32 = 4;
