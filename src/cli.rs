@@ -846,14 +846,10 @@ fn selfplay_command(
 
 fn opengen_command(spec: crate::opening::GenSpec, out: &mut dyn Write) -> Result<(), String> {
     let crate::opening::GenSpec {
-        rule,
-        size,
-        count,
-        depth,
-        confirm_depth,
-        window,
-        seed,
+        rule, size, depth, ..
     } = spec;
+    let (count, window, seed, confirm_depth) =
+        (spec.count, spec.window, spec.seed, spec.confirm_depth);
     check_size(size)?;
     let deep_ok = confirm_depth.is_none_or(|cd| (depth..=20).contains(&cd));
     if !(1..=12).contains(&depth) || !deep_ok || count == 0 || count > 10_000 || window < 0 {

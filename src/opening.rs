@@ -315,6 +315,23 @@ pub fn board_of(rule: Rule, size: usize, stones: &[Pos]) -> Result<Board, String
 /// Value bound used when a side is lost: keeps comparisons finite.
 pub const LOST: i32 = -WIN;
 
+/// Whether two stone sequences (black first, colours alternating) give the same position
+/// under one of the 8 board symmetries, whatever the move order.
+#[must_use]
+pub fn same_position(a: &[Pos], b: &[Pos], size: usize) -> bool {
+    let coloured = |v: &[Pos], s: usize| {
+        let mut c: Vec<(Pos, usize)> = v
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (symmetry(s, p, size), i % 2))
+            .collect();
+        c.sort();
+        c
+    };
+    let plain = coloured(b, 0);
+    (0..8).any(|s| coloured(a, s) == plain)
+}
+
 /// What [`generate`] makes: how many openings of which rule and size, and how their balance is
 /// checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,15 +365,9 @@ pub fn generate(spec: GenSpec) -> Vec<Vec<Pos>> {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     let GenSpec {
-        rule,
-        size,
-        count,
-        depth,
-        confirm_depth,
-        window,
-        seed,
+        rule, size, count, ..
     } = spec;
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = StdRng::seed_from_u64(spec.seed);
     let mut kept: Vec<Vec<Pos>> = Vec::new();
     // Each check gets a fresh decider (an empty table), so an opening's values do not depend
     // on the candidates tried before it.
@@ -385,28 +396,14 @@ pub fn generate(spec: GenSpec) -> Vec<Vec<Pos>> {
         let Ok(b) = board_of(rule, size, &stones) else {
             continue;
         };
-        let dup = kept.iter().any(|k| {
-            (0..8).any(|s| {
-                let mut mapped: Vec<(Pos, usize)> = k
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &p)| (symmetry(s, p, size), i % 2))
-                    .collect();
-                let mut mine: Vec<(Pos, usize)> = stones
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &p)| (p, i % 2))
-                    .collect();
-                mapped.sort();
-                mine.sort();
-                mapped == mine
-            })
-        });
+        let dup = kept.iter().any(|k| same_position(k, &stones, size));
         if dup {
             continue;
         }
-        if value(depth, &b).abs() <= window
-            && confirm_depth.is_none_or(|cd| value(cd, &b).abs() <= window)
+        if value(spec.depth, &b).abs() <= spec.window
+            && spec
+                .confirm_depth
+                .is_none_or(|cd| value(cd, &b).abs() <= spec.window)
         {
             kept.push(stones);
         }
@@ -449,19 +446,7 @@ mod tests {
         }
         for (i, a) in list.iter().enumerate() {
             for b in &list[..i] {
-                let same = (0..8).any(|k| {
-                    let mut x: Vec<(Pos, usize)> = b
-                        .iter()
-                        .enumerate()
-                        .map(|(j, &p)| (symmetry(k, p, s.size), j % 2))
-                        .collect();
-                    let mut y: Vec<(Pos, usize)> =
-                        a.iter().enumerate().map(|(j, &p)| (p, j % 2)).collect();
-                    x.sort();
-                    y.sort();
-                    x == y
-                });
-                assert!(!same, "{a:?} repeats {b:?}");
+                assert!(!same_position(a, b, s.size), "{a:?} repeats {b:?}");
             }
         }
         assert_ne!(
