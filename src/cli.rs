@@ -163,6 +163,13 @@ enum Command {
         /// plays without incremental code sums (see `eval::evaluate`).
         #[arg(long)]
         class_only: bool,
+        /// Start from the embedded weights (the incumbent) instead of the hand weights.
+        #[arg(long)]
+        from_embedded: bool,
+        /// Points per logistic unit of the data's search scores (the target with --lambda);
+        /// 0 fits it to the training results.
+        #[arg(long, default_value_t = 0.0)]
+        score_scale: f64,
         /// Fit the move-ordering weights instead (softmax towards the searched best move; an
         /// attack weight for the mover's code and a defence weight for the opponent's code of
         /// each cell); writes them as `attack|defence <colour> <code> <weight x 100>` lines.
@@ -384,6 +391,8 @@ pub fn run(
             hand,
             policy,
             class_only,
+            from_embedded,
+            score_scale,
             scale,
             out: path,
         }) => tune_command(
@@ -397,6 +406,8 @@ pub fn run(
                 batch,
                 seed,
                 class_only,
+                from_embedded,
+                score_scale,
             },
             (hand, policy, scale),
             &path,
@@ -725,8 +736,13 @@ fn tune_command(
         || st.l2.is_nan()
         || st.l2 < 0.0
         || st.batch == 0
+        || st.score_scale.is_nan()
+        || st.score_scale < 0.0
     {
-        return Err("--lambda must be in 0..=1, --lr > 0, --l2 >= 0, --batch >= 1".into());
+        return Err(
+            "--lambda must be in 0..=1, --lr > 0, --l2 >= 0, --batch >= 1, --score-scale >= 0"
+                .into(),
+        );
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut comment = vec![format!("renju-engine {}", args.join(" "))];

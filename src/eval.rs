@@ -65,16 +65,23 @@ pub const WEIGHTS: Weights = Weights {
 };
 
 /// Evaluate the position for the side to move (positive = good for it) with the rule's
-/// embedded weights, in their class-level form: each colour's class counts times the weight of
-/// the class for that colour and role, plus the combination term. Equal to [`evaluate_code`]
-/// with the embedded weights as long as every code of a class weighs the same (the files are
-/// fitted with `tune --class-only`; a test checks it); then no incremental code sums are needed.
+/// embedded weights: [`evaluate_code`], read in O(1). When the board keeps code sums (the
+/// weights are per code, see [`crate::pattern::code::KeyWeights`]) the score is the mover's
+/// and the waiter's sums plus the combination term; otherwise the weights are class-level and
+/// the same score is each colour's class counts times the weight of the class for that colour
+/// and role, plus the combination term (tests check both against [`evaluate_code`]).
 #[inline]
 #[must_use]
 pub fn evaluate(board: &Board) -> i32 {
-    let t = ClassTable::get(board.rule());
     let me = board.side_to_move();
     let opp = me.opponent();
+    if let Some(kw) = board.key_weights() {
+        let s = board.code_sums();
+        return kw.combo[me.index()][level(board, me)][level(board, opp)]
+            + s[me.index()][MOVER]
+            + s[opp.index()][WAITER];
+    }
+    let t = ClassTable::get(board.rule());
     let (sm, so) = (combo_slot(board.rule(), me), combo_slot(board.rule(), opp));
     let mut v = t.combo[sm][level(board, me)][level(board, opp)];
     for class in 1..CLASS_COUNT {
@@ -104,30 +111,22 @@ impl ClassTable {
             cell: [[[0; CLASS_COUNT]; 2]; 2],
             combo: w.combo,
         };
-        let mut seen = [[[false; CLASS_COUNT]; 2]; 2];
-        let mut uniform = true;
         for role in [MOVER, WAITER] {
             for c in Color::ALL {
                 for code in 0..CODES {
                     let class = combine(code_patterns(code), c, rule) as usize;
-                    let x = w.cell[role][c.index()][code];
-                    let slot = &mut t.cell[role][c.index()][class];
-                    if seen[role][c.index()][class] && *slot != x {
-                        uniform = false;
-                    }
-                    seen[role][c.index()][class] = true;
-                    *slot = x;
+                    t.cell[role][c.index()][class] = w.cell[role][c.index()][code];
                 }
-                uniform &= t.cell[role][c.index()][0] == 0;
             }
         }
-        (t, uniform)
+        (t, w.is_class_level())
     }
 
     /// The class-level form of the embedded weights of `rule`.
     ///
     /// # Panics
-    /// If the embedded weights are not class-level (a test checks every rule).
+    /// If the embedded weights are not class-level; [`evaluate`] asks only when the board keeps
+    /// no code sums, which is exactly when they are.
     #[must_use]
     pub fn get(rule: Rule) -> &'static ClassTable {
         static T: [OnceLock<ClassTable>; 5] = [
@@ -424,15 +423,106 @@ mod tests {
     }
 
     #[test]
-    fn every_embedded_file_is_class_level() {
+    fn class_level_files_are_told_apart() {
         for rule in Rule::ALL {
-            let (_, uniform) = ClassTable::from_codes(CodeWeights::get(rule), rule);
-            assert!(uniform, "{rule}");
+            let w = CodeWeights::get(rule);
+            assert_eq!(
+                ClassTable::from_codes(w, rule).1,
+                w.is_class_level(),
+                "{rule}"
+            );
+            // The board keeps code sums exactly when the embedded weights are per code.
+            assert_eq!(
+                crate::pattern::code::KeyWeights::get(rule).is_none(),
+                w.is_class_level(),
+                "{rule}"
+            );
         }
-        // A code-level file is told apart.
         let mut w = hand_code_weights(Rule::Renju, 100);
+        assert!(w.is_class_level());
         w.cell[MOVER][0][5] += 1;
+        assert!(!w.is_class_level());
         assert!(!ClassTable::from_codes(&w, Rule::Renju).1);
+    }
+
+    /// Code-level weights of `rule` with every weight random (seeded): no two codes of a class
+    /// alike, both colours and roles apart, a random combination table.
+    fn random_code_weights(rule: Rule, seed: u64) -> CodeWeights {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut w = CodeWeights::zero(100, rule);
+        for role in 0..2 {
+            for c in 0..2 {
+                for code in 1..CODES {
+                    w.cell[role][c][code] = rng.gen_range(-500..=500);
+                }
+            }
+        }
+        for slot in 0..2 {
+            for a in 0..LEVELS {
+                for b in 0..LEVELS {
+                    w.combo[slot][a][b] = rng.gen_range(-2000..=2000);
+                }
+            }
+        }
+        w.refresh();
+        w
+    }
+
+    #[test]
+    fn incremental_code_sums_equal_the_recomputed_evaluation() {
+        // Per-code weights: the board sums them in play/undo; the O(1) evaluation must equal
+        // the slow per-cell sum after every play and every undo, and the board's own check
+        // must agree with its recomputation.
+        let mut rng = StdRng::seed_from_u64(21);
+        for (i, rule) in Rule::ALL.into_iter().enumerate() {
+            let cw = random_code_weights(rule, 100 + i as u64);
+            assert!(!cw.is_class_level());
+            let kw: &'static crate::pattern::code::KeyWeights =
+                Box::leak(Box::new(crate::pattern::code::KeyWeights::new(&cw)));
+            for size in [15, 20, 7] {
+                let mut b = Board::with_key_weights(size, rule, Some(kw)).unwrap();
+                assert_eq!(evaluate(&b), evaluate_code(&b, &cw));
+                for _ in 0..300 {
+                    let undo = b.stone_count() > 0 && rng.gen_range(0..4) == 0;
+                    if undo {
+                        b.undo();
+                    } else {
+                        let empty: Vec<Pos> = b.empty_cells().collect();
+                        if empty.is_empty() {
+                            break;
+                        }
+                        if rng.gen_range(0..10) == 0 {
+                            b.pass();
+                        } else {
+                            b.play_unchecked(empty[rng.gen_range(0..empty.len())]);
+                        }
+                    }
+                    b.check_invariants().unwrap();
+                    assert_eq!(evaluate(&b), evaluate_code(&b, &cw), "{rule}\n{b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn embedded_weights_give_one_evaluation_either_way() {
+        // A board made to keep sums of the embedded weights evaluates as the default board.
+        let kws =
+            Rule::ALL.map(|rule| crate::pattern::code::KeyWeights::new(CodeWeights::get(rule)));
+        let kws: &'static [crate::pattern::code::KeyWeights] = Box::leak(Box::new(kws));
+        for b in random_boards(14, 200) {
+            let rule = b.rule();
+            let kw = &kws[rule.index()];
+            let mut s = Board::with_key_weights(b.size(), rule, Some(kw)).unwrap();
+            for (p, c) in b.history() {
+                if p.is_pass() {
+                    s.pass();
+                } else {
+                    s.put_unchecked(p, c);
+                }
+            }
+            assert_eq!(evaluate(&s), evaluate(&b), "{rule}\n{b}");
+        }
     }
 
     #[test]

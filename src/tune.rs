@@ -7,9 +7,12 @@
 //! The model: a position with feature vector `x` is won by the side to move with probability
 //! `sigmoid(w · x)`, `w` in logistic units. The target is the game result for the side to move
 //! (1 win, 0.5 draw, 0 loss), optionally blended with the search score of the position
-//! (`lambda`). The fit starts from the hand weights ([`crate::eval::hand_code_weights`]) at the
-//! logistic scale that fits them best, so epoch 0 *is* the hand evaluation; the written integer
-//! weights are `w × scale`, where `scale` (evaluation points per logistic unit) is that hand
+//! (`lambda`), read as a win probability at the scale at which the data's search scores predict
+//! its results best ([`fit_score_scale`]: the calibration of the engine that played the games,
+//! in its own points). The fit starts from the hand weights ([`crate::eval::hand_code_weights`]) at the
+//! logistic scale that fits them best, so epoch 0 *is* the hand evaluation (or, with
+//! `from_embedded`, from the embedded weights at theirs); the written integer
+//! weights are `w × scale`, where `scale` (evaluation points per logistic unit) is that starting
 //! fit's, so scores keep their old magnitude and the search's margins their meaning. The
 //! `scale` written to the file is the fitted evaluation's own calibration ([`calibrate`]): the
 //! points per logistic unit at which its scores predict the training results best.
@@ -267,11 +270,11 @@ fn bce(t: f64, z: f64) -> f64 {
 }
 
 /// The training target of position `i`: the result, blended with the search score's win
-/// probability at `hand_s` (logistic units per hand point) by `lambda`.
-fn target(d: &Dataset, i: usize, lambda: f64, hand_s: f64) -> f64 {
+/// probability at `score_s` (logistic units per point of the engine that searched) by `lambda`.
+fn target(d: &Dataset, i: usize, lambda: f64, score_s: f64) -> f64 {
     let r = f64::from(d.result[i]);
     if lambda > 0.0 && d.searched[i] {
-        (1.0 - lambda) * r + lambda * sigmoid(f64::from(d.score[i]) * hand_s)
+        (1.0 - lambda) * r + lambda * sigmoid(f64::from(d.score[i]) * score_s)
     } else {
         r
     }
@@ -306,6 +309,23 @@ pub fn hand_loss(d: &Dataset, s: f64) -> f64 {
 #[must_use]
 pub fn fit_hand_scale(d: &Dataset) -> f64 {
     golden_log_min(1e-6, 1.0, |s| hand_loss(d, s))
+}
+
+/// The scale `s` (logistic units per point) at which the search scores of `d` predict the game
+/// results best: the calibration of the engine that made the data, in its own points. `None`
+/// without searched positions.
+#[must_use]
+pub fn fit_score_scale(d: &Dataset) -> Option<f64> {
+    let searched: Vec<usize> = (0..d.len()).filter(|&i| d.searched[i]).collect();
+    if searched.is_empty() {
+        return None;
+    }
+    Some(golden_log_min(1e-6, 1.0, |s| {
+        searched
+            .iter()
+            .map(|&i| bce(f64::from(d.result[i]), f64::from(d.score[i]) * s))
+            .sum::<f64>()
+    }))
 }
 
 /// The `x` in `[lo, hi]` (both positive) that minimises the unimodal `f`, by golden-section
@@ -372,6 +392,13 @@ pub struct Settings {
     /// Fit class weights and the combination table only (every code of a class keeps one
     /// weight; class `None` stays 0), so the fast class-count evaluation can play them.
     pub class_only: bool,
+    /// Start from the embedded weights of the rule (the incumbent, at the points per logistic
+    /// unit that fit the training set best, which the written weights keep) instead of the
+    /// hand weights.
+    pub from_embedded: bool,
+    /// Points per logistic unit of the data's search scores in the target; 0: fitted to the
+    /// training results ([`fit_score_scale`]).
+    pub score_scale: f64,
 }
 
 /// The result of a fit.
@@ -419,7 +446,14 @@ pub fn fit(
 ) -> Fit {
     let s_hand = fit_hand_scale(train);
     let hand = (hand_loss(train, s_hand), hand_loss(valid, s_hand));
-    let scale = (1.0 / s_hand).round().clamp(1.0, 100_000.0) as i32;
+    let (embedded_loss, embedded_scale) =
+        best_scaled_loss(train, valid, &weight_vector(CodeWeights::get(rule)));
+    let start_scale = if st.from_embedded {
+        embedded_scale
+    } else {
+        1.0 / s_hand
+    };
+    let scale = start_scale.round().clamp(1.0, 100_000.0) as i32;
     let _ = writeln!(
         log,
         "tune: {} training and {} validation positions; hand evaluation at {scale} points per logistic unit: train loss {:.5}, valid loss {:.5}",
@@ -428,10 +462,30 @@ pub fn fit(
         hand.0,
         hand.1
     );
-    let w0 = hand_vector(rule, scale);
+    let score_s = if st.score_scale > 0.0 {
+        1.0 / st.score_scale
+    } else {
+        fit_score_scale(train).unwrap_or(s_hand)
+    };
+    if st.lambda > 0.0 {
+        let _ = writeln!(
+            log,
+            "tune: search scores read at {:.0} points per logistic unit",
+            1.0 / score_s
+        );
+    }
+    let (w0, start) = if st.from_embedded {
+        let w: Vec<f64> = weight_vector(CodeWeights::get(rule))
+            .iter()
+            .map(|&x| x as f64 / f64::from(scale))
+            .collect();
+        (w, "the embedded weights")
+    } else {
+        (hand_vector(rule, scale), "the hand weights in code form")
+    };
     let _ = writeln!(
         log,
-        "epoch 0: train loss {:.5}, valid loss {:.5} (the hand weights in code form)",
+        "epoch 0: train loss {:.5}, valid loss {:.5} ({start} at {scale} points per logistic unit)",
         loss(train, &w0),
         loss(valid, &w0)
     );
@@ -455,6 +509,10 @@ pub fn fit(
     for k in 0..cells {
         p[class_of[k]] = w0[k];
     }
+    for k in 0..cells {
+        p[k] = w0[k] - p[class_of[k]];
+    }
+    p[cells..FEATURES].copy_from_slice(&w0[cells..FEATURES]);
     let effective = |p: &[f64]| -> Vec<f64> {
         (0..FEATURES)
             .map(|k| {
@@ -477,7 +535,7 @@ pub fn fit(
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
             let gw = batch_gradient(chunk, FEATURES, |i, g| {
-                let e = sigmoid(train.dot(i, &w)) - target(train, i, st.lambda, s_hand);
+                let e = sigmoid(train.dot(i, &w)) - target(train, i, st.lambda, score_s);
                 for j in train.start[i]..train.start[i + 1] {
                     g[train.idx[j] as usize] += e * f64::from(train.cnt[j]);
                 }
@@ -517,8 +575,6 @@ pub fn fit(
         "tune: kept epoch {kept_epoch} (lowest valid loss {:.5})",
         valid_losses[kept_epoch]
     );
-    let (embedded_loss, embedded_scale) =
-        best_scaled_loss(train, valid, &weight_vector(CodeWeights::get(rule)));
     let _ = writeln!(
         log,
         "tune: the embedded {rule} weights (the incumbent) at {embedded_scale:.0} points per logistic unit: valid loss {embedded_loss:.5}"
@@ -711,6 +767,8 @@ mod tests {
             batch,
             seed: 1,
             class_only,
+            from_embedded: false,
+            score_scale: 0.0,
         }
     }
 
@@ -772,6 +830,46 @@ mod tests {
                 "the fit on {threads} threads differs from one thread's"
             );
         }
+    }
+
+    #[test]
+    fn a_fit_from_the_embedded_weights_starts_at_them() {
+        let (train, valid) = tiny_sets();
+        let mut st = result_fit(0, 0.01, 64, false);
+        st.from_embedded = true;
+        let f = quiet_fit(&train, &valid, &st);
+        // No epochs: the kept weights are the starting point, which written back at the fit's
+        // scale are the embedded weights themselves (the scale is theirs, so the points are).
+        assert_eq!(f.kept_epoch, 0);
+        let w = from_vector(
+            &integer_vector(&f.weights, f.scale),
+            Rule::Freestyle,
+            f.scale,
+        );
+        let emb = CodeWeights::get(Rule::Freestyle);
+        assert_eq!(w.cell, emb.cell);
+        assert_eq!(w.combo, emb.combo);
+        // From the hand weights the start differs (the embedded file is a fit).
+        st.from_embedded = false;
+        let h = quiet_fit(&train, &valid, &st);
+        assert_ne!(h.weights, f.weights);
+    }
+
+    #[test]
+    fn the_score_scale_is_the_calibration_of_the_search_scores() {
+        // Scores that are the hand evaluation times 3 are calibrated at 3 times its scale.
+        let (mut train, _) = tiny_sets();
+        for i in 0..train.len() {
+            train.score[i] = 3.0 * train.hand[i];
+            train.searched[i] = true;
+        }
+        let h = 1.0 / fit_hand_scale(&train);
+        let s = 1.0 / fit_score_scale(&train).unwrap();
+        assert!((s - 3.0 * h).abs() <= 0.02 * s, "{s} vs 3 × {h}");
+        for i in 0..train.len() {
+            train.searched[i] = false;
+        }
+        assert!(fit_score_scale(&train).is_none());
     }
 
     #[test]

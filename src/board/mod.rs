@@ -11,6 +11,10 @@
 //!   colours' [`Pattern`]s), packed as one byte per direction.
 //! * For each empty cell and colour it keeps the combined [`Class`] and move-ordering score, and
 //!   per colour the number of empty cells of each class.
+//! * When the rule's evaluation weights are per pattern code ([`KeyWeights::get`] is `Some`),
+//!   per colour and role the sum of the code weights of every empty cell, updated only for the
+//!   cells whose key changed (the evaluation reads it in O(1)); with class-level weights the
+//!   class counts say the same and no sums are kept.
 //! * Occupied cells keep the values they had when they were filled: moves are undone in LIFO
 //!   order, so those values are right again the moment the stone is taken back.
 //!
@@ -23,6 +27,7 @@ pub mod validate;
 pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
+use crate::pattern::code::KeyWeights;
 use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
 use crate::pattern::{Class, Pattern, CLASS_COUNT};
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
@@ -70,8 +75,13 @@ struct Ply {
     color: Color,
     change_start: u32,
     counts: [[u16; CLASS_COUNT]; 2],
+    sums: CodeSums,
     cand: CellSet,
 }
+
+/// Per colour (index) and role (`[mover, waiter]`), the sum of the code weights of every empty
+/// cell (see [`Board::code_sums`]).
+pub type CodeSums = [[i32; 2]; 2];
 
 /// The saved state of one cell, restored on undo.
 #[derive(Clone, Copy)]
@@ -101,6 +111,8 @@ pub struct Board {
     pats: [u32; MAX_CELLS],
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
+    key_weights: Option<&'static KeyWeights>,
+    sums: CodeSums,
     occupied: CellSet,
     cand: CellSet,
     near: &'static [CellSet],
@@ -114,6 +126,19 @@ impl Board {
     /// # Errors
     /// [`BoardError::BadSize`] unless `5 <= size <= 22`.
     pub fn new(size: usize, rule: Rule) -> Result<Board, BoardError> {
+        Board::with_key_weights(size, rule, KeyWeights::get(rule))
+    }
+
+    /// An empty board that keeps code sums for `key_weights` (`None`: no sums), whatever the
+    /// rule embeds; for tests and tuning experiments. [`Board::new`] uses the embedded weights.
+    ///
+    /// # Errors
+    /// [`BoardError::BadSize`] unless `5 <= size <= 22`.
+    pub fn with_key_weights(
+        size: usize,
+        rule: Rule,
+        key_weights: Option<&'static KeyWeights>,
+    ) -> Result<Board, BoardError> {
         if !valid_size(size) {
             return Err(BoardError::BadSize(size));
         }
@@ -137,6 +162,8 @@ impl Board {
             pats: [0; MAX_CELLS],
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
+            key_weights,
+            sums: [[0; 2]; 2],
             occupied: [0; SET_WORDS],
             cand: [0; SET_WORDS],
             near: near_masks(size),
@@ -164,6 +191,7 @@ impl Board {
     /// Recompute every empty cell's patterns, classes and the counts from the line words.
     fn recompute_cells(&mut self) {
         self.counts = [[0; CLASS_COUNT]; 2];
+        self.sums = [[0; 2]; 2];
         for p in 0..self.size * self.size {
             if self.cells[p] != EMPTY {
                 continue;
@@ -177,6 +205,11 @@ impl Board {
                 let info = self.tables.cell_info(cell_key_of(pats, c), c);
                 self.info[c.index()][p] = info;
                 self.counts[c.index()][info_class(info) as usize] += 1;
+                if let Some(kw) = self.key_weights {
+                    let w = kw.pair(c, cell_key_of(pats, c));
+                    self.sums[c.index()][0] += w[0];
+                    self.sums[c.index()][1] += w[1];
+                }
             }
         }
     }
@@ -424,10 +457,18 @@ impl Board {
             color: c,
             change_start: self.changes.len() as u32,
             counts: self.counts,
+            sums: self.sums,
             cand: self.cand,
         });
         for col in 0..2 {
             self.counts[col][(self.info[col][pi] & 0xFF) as usize] -= 1;
+        }
+        if let Some(kw) = self.key_weights {
+            for col in Color::ALL {
+                let w = kw.pair(col, cell_key_of(self.pats[pi], col));
+                self.sums[col.index()][0] -= w[0];
+                self.sums[col.index()][1] -= w[1];
+            }
         }
         let v = code(c);
         self.cells[pi] = v;
@@ -487,7 +528,13 @@ impl Board {
             if (diff >> (4 * ci)) & 0x0F0F_0F0F == 0 {
                 continue;
             }
-            let info = self.tables.cell_info(cell_key_of(new, c), c);
+            let key = cell_key_of(new, c);
+            if let Some(kw) = self.key_weights {
+                let (a, b) = (kw.pair(c, key), kw.pair(c, cell_key_of(old, c)));
+                self.sums[ci][0] += a[0] - b[0];
+                self.sums[ci][1] += a[1] - b[1];
+            }
+            let info = self.tables.cell_info(key, c);
             let old_info = self.info[ci][q];
             if info != old_info {
                 self.counts[ci][(old_info & 0xFF) as usize] -= 1;
@@ -504,6 +551,7 @@ impl Board {
             color: self.side,
             change_start: self.changes.len() as u32,
             counts: self.counts,
+            sums: self.sums,
             cand: self.cand,
         });
         self.side = self.side.opponent();
@@ -531,6 +579,7 @@ impl Board {
         }
         self.changes.truncate(start);
         self.counts = ply.counts;
+        self.sums = ply.sums;
         self.cand = ply.cand;
         let pi = ply.pos.index();
         self.cells[pi] = EMPTY;
@@ -555,6 +604,21 @@ impl Board {
         if let Err(e) = self.check_invariants() {
             panic!("board invariant broken: {e}\n{self}");
         }
+    }
+
+    /// The code weights this board sums, if any (see [`Board::with_key_weights`]).
+    #[inline]
+    #[must_use]
+    pub fn key_weights(&self) -> Option<&'static KeyWeights> {
+        self.key_weights
+    }
+
+    /// Per colour and role, the sum of the code weights of the empty cells (all zero when the
+    /// board keeps no sums).
+    #[inline]
+    #[must_use]
+    pub fn code_sums(&self) -> CodeSums {
+        self.sums
     }
 
     /// The cell-bit-set of stones.

@@ -74,6 +74,7 @@ impl Board {
         }
         // Patterns, classes, counts, candidates.
         let mut counts = [[0u16; CLASS_COUNT]; 2];
+        let mut sums = [[0i32; 2]; 2];
         let mut cand = [0u64; SET_WORDS];
         let mut occupied = [0u64; SET_WORDS];
         for p in 0..n {
@@ -99,6 +100,11 @@ impl Board {
                     return Err(format!("class/score of cell {p} for {c}"));
                 }
                 counts[c.index()][info_class(info) as usize] += 1;
+                if let Some(kw) = self.key_weights {
+                    let w = kw.pair(c, cell_key_of(pats, c));
+                    sums[c.index()][0] += w[0];
+                    sums[c.index()][1] += w[1];
+                }
             }
             let (x, y) = (pos.x(self.size) as i32, pos.y(self.size) as i32);
             let r = CANDIDATE_RADIUS as i32;
@@ -117,6 +123,9 @@ impl Board {
                 "class counts {:?}, expected {counts:?}",
                 self.counts
             ));
+        }
+        if sums != self.sums {
+            return Err(format!("code sums {:?}, expected {sums:?}", self.sums));
         }
         if occupied != self.occupied {
             return Err("occupied set differs".to_string());

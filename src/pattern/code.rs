@@ -14,8 +14,8 @@
 //! [`CodeWeights::parse`]), so a build is deterministic and the bench signature pins them.
 
 use super::table::{cell_key_patterns, CELL_KEYS};
-use super::Pattern;
-use crate::types::Rule;
+use super::{combine, Pattern, CLASS_COUNT};
+use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
 /// Number of pattern codes.
@@ -238,6 +238,101 @@ impl CodeWeights {
             }
         }
         s
+    }
+}
+
+impl CodeWeights {
+    /// Whether every code of each class (for each role and colour) weighs the same and class
+    /// `None` weighs 0: then the evaluation is a function of the class counts alone and needs no
+    /// per-code sums (see [`KeyWeights::get`]).
+    #[must_use]
+    pub fn is_class_level(&self) -> bool {
+        let mut first = [[[None; CLASS_COUNT]; 2]; 2];
+        for role in [MOVER, WAITER] {
+            for c in Color::ALL {
+                for code in 0..CODES {
+                    let class = combine(code_patterns(code), c, self.rule) as usize;
+                    let x = self.cell[role][c.index()][code];
+                    match first[role][c.index()][class] {
+                        None => first[role][c.index()][class] = Some(x),
+                        Some(y) if y != x => return false,
+                        Some(_) => {}
+                    }
+                }
+                if first[role][c.index()][0].unwrap_or(0) != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Code weights re-indexed by cell key, the form the board sums incrementally: for each colour
+/// and each of the [`CELL_KEYS`] keys, the weight of the key's code for that colour as the side
+/// to move and as the side that just moved, plus the combination table by the mover's colour.
+#[derive(Clone, Debug)]
+pub struct KeyWeights {
+    keys: [Box<[[i32; 2]; CELL_KEYS]>; 2],
+    /// `combo[mover's colour index][mover level][waiter level]` (the colour slot already
+    /// resolved: outside renju both colours read black's table).
+    pub combo: [[[i32; LEVELS]; LEVELS]; 2],
+}
+
+impl KeyWeights {
+    /// The key-indexed form of `w`.
+    #[must_use]
+    pub fn new(w: &CodeWeights) -> KeyWeights {
+        let keys = Color::ALL.map(|c| {
+            let v: Vec<[i32; 2]> = (0..CELL_KEYS)
+                .map(|k| {
+                    let code = code_of_key(k);
+                    [
+                        w.cell[MOVER][c.index()][code],
+                        w.cell[WAITER][c.index()][code],
+                    ]
+                })
+                .collect();
+            v.into_boxed_slice().try_into().expect("CELL_KEYS entries")
+        });
+        let slot = |c: Color| {
+            if w.rule == Rule::Renju {
+                c.index()
+            } else {
+                0
+            }
+        };
+        KeyWeights {
+            keys,
+            combo: Color::ALL.map(|c| w.combo[slot(c)]),
+        }
+    }
+
+    /// The key weights of the embedded weights of `rule`, or `None` when they are class-level
+    /// ([`CodeWeights::is_class_level`]): then the board keeps no code sums and the evaluation
+    /// reads its class counts, which give the same score faster.
+    #[must_use]
+    pub fn get(rule: Rule) -> Option<&'static KeyWeights> {
+        static K: [OnceLock<Option<KeyWeights>>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        K[rule.index()]
+            .get_or_init(|| {
+                let w = CodeWeights::get(rule);
+                (!w.is_class_level()).then(|| KeyWeights::new(w))
+            })
+            .as_ref()
+    }
+
+    /// `[mover weight, waiter weight]` of colour `c`'s cell key `key`.
+    #[inline]
+    #[must_use]
+    pub fn pair(&self, c: Color, key: usize) -> [i32; 2] {
+        self.keys[c.index()][key]
     }
 }
 
