@@ -170,6 +170,11 @@ enum Command {
         /// 0 fits it to the training results.
         #[arg(long, default_value_t = 0.0)]
         score_scale: f64,
+        /// Fit only positions where both sides' threat levels (`eval::level`: 1 closed three
+        /// makeable ... 4 a four, 5 a four-three, 6 an open four, 7 a five) are below this
+        /// (8 keeps every position).
+        #[arg(long, default_value_t = 8)]
+        max_level: usize,
         /// Fit the move-ordering weights instead (softmax towards the searched best move; an
         /// attack weight for the mover's code and a defence weight for the opponent's code of
         /// each cell); writes them as `attack|defence <colour> <code> <weight x 100>` lines.
@@ -393,6 +398,7 @@ pub fn run(
             class_only,
             from_embedded,
             score_scale,
+            max_level,
             scale,
             out: path,
         }) => tune_command(
@@ -409,7 +415,7 @@ pub fn run(
                 from_embedded,
                 score_scale,
             },
-            (hand, policy, scale),
+            (hand, policy, scale, max_level),
             &path,
             out,
         ),
@@ -720,7 +726,7 @@ fn tune_command(
     rule: Rule,
     data: Option<&str>,
     st: &crate::tune::Settings,
-    (hand, policy, scale): (bool, bool, i32),
+    (hand, policy, scale, max_level): (bool, bool, i32, usize),
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<(), String> {
@@ -791,7 +797,13 @@ fn tune_command(
         std::fs::write(path, text).map_err(io)?;
         return writeln!(out, "tune: wrote {}", path.display()).map_err(io);
     }
-    let (train, valid) = build(&games, rule);
+    if !(1..=crate::pattern::code::LEVELS).contains(&max_level) {
+        return Err(format!(
+            "--max-level must be in 1..={}",
+            crate::pattern::code::LEVELS
+        ));
+    }
+    let (train, valid) = build(&games, rule, max_level);
     if hand {
         let scale = if train.is_empty() {
             scale

@@ -8,9 +8,17 @@
 //! indexed by the two sides' strongest threats ([`level`]) and the mover's colour. The weights
 //! are fitted to games by `renju-engine tune` and embedded per rule; their `scale` maps a score
 //! to a win probability. The same sum is written out as a feature vector in [`features`], which
-//! the tuner fits. Not yet used in play (see [`evaluate`]).
+//! the tuner fits.
 //!
-//! # The evaluation in use: [`evaluate`], the hand weights
+//! # In play: [`evaluate`]
+//! The same score read in O(1). When a rule's embedded weights are per code, the board keeps
+//! per colour and role the sum of the code weights of its empty cells, updated in play/undo
+//! only for the cells whose key changed ([`crate::pattern::code::KeyWeights`]; the invariant
+//! check recomputes it); when they are class-level (every code of a class weighs the same, as
+//! the shipped files are: every per-code fit so far lost to them, see the ledger) the board's
+//! class counts give the same score and no sums are kept.
+//!
+//! # The hand weights
 //! The baseline a fit must beat and the starting point of a fit ([`hand_code_weights`] writes it
 //! in the pattern-code form): a linear sum over the board's class counts (how many empty cells would give each side a five, an open four, a
 //! four-three, ...). Counting threat-making cells is a classical measure of threat potential: an open three shows

@@ -120,16 +120,20 @@ pub fn usable(board: &Board) -> bool {
         || board.has(me.opponent(), Class::Five))
 }
 
-/// The usable positions of one game (the board before each ply).
+/// The usable positions of one game (the board before each ply) in which both sides' threat
+/// levels ([`crate::eval::level`]) are below `max_level` ([`LEVELS`] keeps every usable one).
 #[must_use]
-pub fn game_positions(g: &GameRecord) -> Dataset {
+pub fn game_positions(g: &GameRecord, max_level: usize) -> Dataset {
     let mut d = Dataset::default();
     let Ok(mut b) = Board::new(g.size, g.rule) else {
         return d;
     };
     for p in &g.plies {
-        if usable(&b) {
-            let me = b.side_to_move();
+        let me = b.side_to_move();
+        if usable(&b)
+            && crate::eval::level(&b, me) < max_level
+            && crate::eval::level(&b, me.opponent()) < max_level
+        {
             let result = result_for(g.result, me);
             let score = (p.kind == PlyKind::Searched && !crate::eval::is_mate(p.score.into()))
                 .then_some(f32::from(p.score));
@@ -143,11 +147,12 @@ pub fn game_positions(g: &GameRecord) -> Dataset {
     d
 }
 
-/// Split `games` of `rule` into training and validation sets (every tenth game, by its
-/// position in the list, is validation).
+/// Split the positions of `games` of `rule` (those of [`game_positions`] with `max_level`)
+/// into training and validation sets (every tenth game, by its position in the list, is
+/// validation).
 #[must_use]
-pub fn build(games: &[GameRecord], rule: Rule) -> (Dataset, Dataset) {
-    split(games, rule, game_positions)
+pub fn build(games: &[GameRecord], rule: Rule, max_level: usize) -> (Dataset, Dataset) {
+    split(games, rule, |g| game_positions(g, max_level))
 }
 
 /// Sets of positions that can be concatenated game by game.
@@ -456,9 +461,10 @@ pub fn fit(
     let scale = start_scale.round().clamp(1.0, 100_000.0) as i32;
     let _ = writeln!(
         log,
-        "tune: {} training and {} validation positions; hand evaluation at {scale} points per logistic unit: train loss {:.5}, valid loss {:.5}",
+        "tune: {} training and {} validation positions; hand evaluation at {:.0} points per logistic unit: train loss {:.5}, valid loss {:.5}",
         train.len(),
         valid.len(),
+        1.0 / s_hand,
         hand.0,
         hand.1
     );
@@ -642,6 +648,7 @@ mod tests {
     use super::*;
     use crate::datagen::{play_game, Config, Variant};
     use crate::eval::{cell_feature, combo_feature};
+    use crate::pattern::code::LEVELS;
     use crate::pattern::code::{code_of_key, WAITER};
     use crate::pattern::table::cell_key;
     use crate::pattern::Pattern;
@@ -717,7 +724,7 @@ mod tests {
     #[test]
     fn dataset_matches_the_games() {
         let games = tiny_games();
-        let (train, valid) = build(&games, Rule::Freestyle);
+        let (train, valid) = build(&games, Rule::Freestyle, LEVELS);
         // Every usable position of every game is in exactly one set, with its result.
         let mut want = 0;
         for g in &games {
@@ -740,16 +747,43 @@ mod tests {
         }
         // Results are from the side to move's view.
         let g = &games[0];
-        let d = game_positions(g);
+        let d = game_positions(g, LEVELS);
         assert!(!d.is_empty());
         for i in 0..d.len() {
             assert!([0.0, 0.5, 1.0].contains(&d.result[i]));
         }
     }
 
+    #[test]
+    fn the_level_filter_keeps_only_quiet_positions() {
+        let games = tiny_games();
+        let n = |m: usize| {
+            let (t, v) = build(&games, Rule::Freestyle, m);
+            t.len() + v.len()
+        };
+        let counts: Vec<usize> = (1..=LEVELS).map(n).collect();
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+        assert!(counts[0] < counts[LEVELS - 1], "{counts:?}");
+        // Position by position: a kept position has both levels below the bound.
+        for g in &games {
+            let mut b = Board::new(g.size, g.rule).unwrap();
+            let mut quiet = 0;
+            for p in &g.plies {
+                let me = b.side_to_move();
+                if usable(&b)
+                    && crate::eval::level(&b, me).max(crate::eval::level(&b, me.opponent())) < 3
+                {
+                    quiet += 1;
+                }
+                rules::try_play(&mut b, p.mv).unwrap();
+            }
+            assert_eq!(game_positions(g, 3).len(), quiet);
+        }
+    }
+
     /// The training and validation sets of [`tiny_games`].
     fn tiny_sets() -> (Dataset, Dataset) {
-        build(&tiny_games(), Rule::Freestyle)
+        build(&tiny_games(), Rule::Freestyle, LEVELS)
     }
 
     /// A freestyle fit with `st`, its log discarded.
