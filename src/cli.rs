@@ -128,6 +128,41 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Make renju tactical test positions (forced-foul wins, VCT-only wins, defences against a
+    /// threat) from datagen games, each verified with the solvers (see `src/tactics.rs`).
+    Tacticsgen {
+        /// Datagen files, comma-separated (their renju 15 games are used).
+        #[arg(long)]
+        data: String,
+        /// Positions of each kind at most.
+        #[arg(long, default_value_t = 100)]
+        per_kind: usize,
+        /// First ply examined in each game.
+        #[arg(long, default_value_t = 8)]
+        min_ply: usize,
+        /// Use only the first N games.
+        #[arg(long)]
+        games: Option<usize>,
+        /// Output file (the tactics format).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Measure the engine on a file of tactics: its move in each position, searched as the
+    /// protocol engine searches a turn, is checked by the solvers; prints the counts per kind.
+    Tactics {
+        /// The tactics file.
+        #[arg(long)]
+        file: std::path::PathBuf,
+        /// Turn time in milliseconds (the protocol's `timeout_turn`).
+        #[arg(long, default_value_t = 500)]
+        turn_ms: u64,
+        /// Search to this depth instead of for a turn's time.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Print every position's result.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Fit the evaluation weights of one rule to datagen games (logistic regression on the
     /// pattern-code features) and write them in the embedded weight format.
     Tune {
@@ -419,6 +454,19 @@ pub fn run(
             &path,
             out,
         ),
+        Some(Command::Tacticsgen {
+            data,
+            per_kind,
+            min_ply,
+            games,
+            out: path,
+        }) => tacticsgen_command(&data, per_kind, (min_ply, games), &path, out),
+        Some(Command::Tactics {
+            file,
+            turn_ms,
+            depth,
+            verbose,
+        }) => tactics_command(&file, turn_ms, depth, verbose, out),
         Some(Command::Selfplay {
             rule,
             size,
@@ -846,6 +894,102 @@ fn tune_command(
     w.scale = f.calibrated;
     std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
     writeln!(out, "tune: wrote {}", path.display()).map_err(io)
+}
+
+fn tacticsgen_command(
+    data: &str,
+    per_kind: usize,
+    (min_ply, max_games): (usize, Option<usize>),
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::tactics::{generate, verify, Kind};
+    let io = |e: std::io::Error| e.to_string();
+    let mut games = Vec::new();
+    for f in data.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
+    }
+    games.retain(|g| g.rule == crate::types::Rule::Renju && g.size == crate::tactics::SIZE);
+    games.truncate(max_games.unwrap_or(usize::MAX));
+    let start = std::time::Instant::now();
+    let set = generate(&games, per_kind, min_ply);
+    for t in &set {
+        verify(t)
+            .map_err(|e| format!("a generated tactic fails its check ({e}): {}", t.to_line()))?;
+    }
+    let count = |k: Kind| set.iter().filter(|t| t.kind == k).count();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut text = format!(
+        "# renju-engine {}\n# {} games; foul {}, vct {}, defend {}; {:.0} s\n",
+        args.join(" "),
+        games.len(),
+        count(Kind::Foul),
+        count(Kind::Vct),
+        count(Kind::Defend),
+        start.elapsed().as_secs_f64()
+    );
+    for t in &set {
+        text.push_str(&t.to_line());
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(io)?;
+    writeln!(
+        out,
+        "tacticsgen: foul {}, vct {}, defend {} from {} games in {:.0} s -> {}",
+        count(Kind::Foul),
+        count(Kind::Vct),
+        count(Kind::Defend),
+        games.len(),
+        start.elapsed().as_secs_f64(),
+        path.display()
+    )
+    .map_err(io)
+}
+
+fn tactics_command(
+    file: &std::path::Path,
+    turn_ms: u64,
+    depth: Option<i32>,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::tactics::{engine_move, parse_file, solves, Kind};
+    let io = |e: std::io::Error| e.to_string();
+    if !(1..=600_000).contains(&turn_ms) || depth.is_some_and(|d| !(1..=64).contains(&d)) {
+        return Err("--turn-ms must be in 1..=600000, --depth in 1..=64".into());
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let set = parse_file(&text)?;
+    let mut solved = [0usize; 3];
+    let mut total = [0usize; 3];
+    for (i, t) in set.iter().enumerate() {
+        let k = Kind::ALL.iter().position(|&x| x == t.kind).unwrap_or(0);
+        let m = engine_move(t, turn_ms, depth);
+        let ok = m.is_some_and(|m| solves(t, m));
+        total[k] += 1;
+        solved[k] += usize::from(ok);
+        if verbose {
+            let mv = m.map_or("-".to_string(), |m| m.to_renju(crate::tactics::SIZE));
+            writeln!(
+                out,
+                "{} {} {mv} {}",
+                i + 1,
+                t.kind.name(),
+                if ok { "ok" } else { "FAIL" }
+            )
+            .map_err(io)?;
+        }
+    }
+    for (k, kind) in Kind::ALL.iter().enumerate() {
+        writeln!(out, "{}: {}/{}", kind.name(), solved[k], total[k]).map_err(io)?;
+    }
+    writeln!(
+        out,
+        "total: {}/{}",
+        solved.iter().sum::<usize>(),
+        total.iter().sum::<usize>()
+    )
+    .map_err(io)
 }
 
 fn selfplay_command(

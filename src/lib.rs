@@ -16,5 +16,6 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod tactics;
 pub mod tune;
 pub mod types;

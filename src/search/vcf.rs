@@ -244,6 +244,30 @@ impl Solver {
         Solution::NoWin
     }
 
+    /// Whether the side to move wins by playing `m` now: `m` makes five, or after it every
+    /// defence loses to a VCT of at most `depth` further threat moves (as in [`Solver::vct`]).
+    /// `false` for an illegal `m` (renju fouls included), a move that threatens nothing, or
+    /// when the limits stop the proof. The board is left as it was.
+    pub fn wins_after(&mut self, board: &mut Board, m: Pos, depth: u32) -> bool {
+        self.line.clear();
+        self.fail_cache.clear();
+        let me = board.side_to_move();
+        if m.is_pass() || !board.contains(m) || !board.is_empty(m) || !legal(board, m, me) {
+            return false;
+        }
+        board.play_unchecked(m);
+        // Iterative deepening, as in `vct`: short proofs first, the cache filled cheaply.
+        let mut won = crate::rules::is_win(board, m);
+        for d in 0..=depth {
+            if won || self.out_of_nodes() {
+                break;
+            }
+            won = self.vct_defend(board, me, d);
+        }
+        board.undo();
+        won
+    }
+
     fn vct_attack(&mut self, board: &mut Board, me: Color, depth: u32) -> bool {
         self.nodes += 1;
         if let Some(f) = find_five(board, me) {
