@@ -162,6 +162,11 @@ enum Command {
         /// Print every position's result.
         #[arg(long)]
         verbose: bool,
+        /// Instead of judging one move, play every foul and vct position out with the engine on
+        /// both sides (turn time as above, at most 80 plies, two positions at a time) and count
+        /// the wins converted.
+        #[arg(long, conflicts_with = "depth")]
+        play: bool,
     },
     /// Fit the evaluation weights of one rule to datagen games (logistic regression on the
     /// pattern-code features) and write them in the embedded weight format.
@@ -466,7 +471,8 @@ pub fn run(
             turn_ms,
             depth,
             verbose,
-        }) => tactics_command(&file, turn_ms, depth, verbose, out),
+            play,
+        }) => tactics_command(&file, turn_ms, depth, (verbose, play), out),
         Some(Command::Selfplay {
             rule,
             size,
@@ -950,16 +956,47 @@ fn tactics_command(
     file: &std::path::Path,
     turn_ms: u64,
     depth: Option<i32>,
-    verbose: bool,
+    (verbose, play): (bool, bool),
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    use crate::tactics::{engine_move, parse_file, solves, Kind};
+    use crate::tactics::{engine_move, parse_file, play_out, solves, Kind, Outcome};
     let io = |e: std::io::Error| e.to_string();
     if !(1..=600_000).contains(&turn_ms) || depth.is_some_and(|d| !(1..=64).contains(&d)) {
         return Err("--turn-ms must be in 1..=600000, --depth in 1..=64".into());
     }
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let set = parse_file(&text)?;
+    if play {
+        use rayon::prelude::*;
+        let wins: Vec<&crate::tactics::Tactic> =
+            set.iter().filter(|t| t.kind != Kind::Defend).collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let outcomes: Vec<Outcome> =
+            pool.install(|| wins.par_iter().map(|t| play_out(t, turn_ms, 80)).collect());
+        for kind in [Kind::Foul, Kind::Vct] {
+            let of: Vec<Outcome> = wins
+                .iter()
+                .zip(&outcomes)
+                .filter(|(t, _)| t.kind == kind)
+                .map(|(_, &o)| o)
+                .collect();
+            let n = |o: Outcome| of.iter().filter(|&&x| x == o).count();
+            writeln!(
+                out,
+                "{}: converted {}/{} (lost {}, unfinished {})",
+                kind.name(),
+                n(Outcome::Converted),
+                of.len(),
+                n(Outcome::Lost),
+                n(Outcome::Unfinished)
+            )
+            .map_err(io)?;
+        }
+        return Ok(());
+    }
     let mut solved = [0usize; 3];
     let mut total = [0usize; 3];
     for (i, t) in set.iter().enumerate() {

@@ -311,10 +311,10 @@ fn defend_position(board: &mut Board) -> Option<Vec<Pos>> {
     ok.then_some(threat)
 }
 
-/// The tactics found in one game: at most one of each kind, the first position of that kind
-/// from ply `min_ply` on.
+/// The tactics found in one game: at most one of each kind not in `skip`, the first position
+/// of that kind from ply `min_ply` on.
 #[must_use]
-pub fn from_game(g: &GameRecord, min_ply: usize) -> Vec<Tactic> {
+pub fn from_game(g: &GameRecord, min_ply: usize, skip: &[Kind]) -> Vec<Tactic> {
     let mut out: Vec<Tactic> = Vec::new();
     if g.rule != Rule::Renju || g.size != SIZE {
         return out;
@@ -325,7 +325,7 @@ pub fn from_game(g: &GameRecord, min_ply: usize) -> Vec<Tactic> {
     let mut moves = Vec::new();
     for p in &g.plies {
         if moves.len() >= min_ply && rules::five_on_board(&b).is_none() {
-            let have = |k: Kind| out.iter().any(|t| t.kind == k);
+            let have = |k: Kind| skip.contains(&k) || out.iter().any(|t| t.kind == k);
             let me = b.side_to_move();
             let immediate = threats::has_five(&b, me) || threats::has_five(&b, me.opponent());
             if !immediate {
@@ -336,9 +336,9 @@ pub fn from_game(g: &GameRecord, min_ply: usize) -> Vec<Tactic> {
                         .map(|l| (Kind::Foul, l));
                 }
                 if found.is_none() && !have(Kind::Vct) {
-                    found = vct_only(&mut b, FIND)
-                        .and_then(|_| vct_only(&mut b, FULL))
-                        .map(|l| (Kind::Vct, l));
+                    // The full budget from the start: the first VCT of a game is often one the
+                    // cheap run misses, and those are the ones worth testing.
+                    found = vct_only(&mut b, FULL).map(|l| (Kind::Vct, l));
                 }
                 if found.is_none() && !have(Kind::Defend) {
                     found = defend_position(&mut b).map(|l| (Kind::Defend, l));
@@ -397,16 +397,21 @@ pub fn generate(games: &[GameRecord], per_kind: usize, min_ply: usize) -> Vec<Ta
     const CHUNK: usize = 64;
     let mut found: Vec<Vec<Tactic>> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut complete: Vec<Kind> = Vec::new();
     for chunk in games.chunks(CHUNK) {
-        let new: Vec<Vec<Tactic>> = chunk.par_iter().map(|g| from_game(g, min_ply)).collect();
+        let new: Vec<Vec<Tactic>> = chunk
+            .par_iter()
+            .map(|g| from_game(g, min_ply, &complete))
+            .collect();
         for mut v in new {
             v.retain(|t| seen.insert(canonical(&t.moves)));
             found.push(v);
         }
-        let complete = Kind::ALL
-            .iter()
-            .all(|&k| found.iter().flatten().filter(|t| t.kind == k).count() >= per_kind);
-        if complete {
+        complete = Kind::ALL
+            .into_iter()
+            .filter(|&k| found.iter().flatten().filter(|t| t.kind == k).count() >= per_kind)
+            .collect();
+        if complete.len() == Kind::ALL.len() {
             break;
         }
     }
@@ -492,4 +497,56 @@ pub fn solves(t: &Tactic, m: Pos) -> bool {
         Kind::Foul | Kind::Vct => wins(&b, m),
         Kind::Defend => holds(&b, m),
     }
+}
+
+/// How a played-out position ended (see [`play_out`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move at the start made five.
+    Converted,
+    /// The other side made five.
+    Lost,
+    /// Neither within the ply limit (or the board filled).
+    Unfinished,
+}
+
+/// Play `t`'s position out with the engine on both sides, each move searched as the protocol
+/// engine searches a turn of `turn_ms` milliseconds (one table per side, kept across its
+/// moves, as in a game), for at most `max_plies` plies: whether the side to move converts its
+/// win. A move the rules refuse (it never happens) loses for its side.
+#[must_use]
+pub fn play_out(t: &Tactic, turn_ms: u64, max_plies: usize) -> Outcome {
+    let Ok(mut b) = t.board() else {
+        return Outcome::Unfinished;
+    };
+    let attacker = b.side_to_move();
+    let mut settings = Settings::default();
+    settings.apply_info("timeout_turn", &turn_ms.to_string());
+    let mut searchers = [
+        Searcher::new(settings.hash_mb(), 1),
+        Searcher::new(settings.hash_mb(), 1),
+    ];
+    for _ in 0..max_plies {
+        let me = b.side_to_move();
+        if b.empty_cells().next().is_none() {
+            break;
+        }
+        let limits = settings.limits(std::time::Instant::now(), b.stone_count());
+        let m = searchers[me.index()].search(&b, limits, &mut Silent).best;
+        if rules::try_play(&mut b, m).is_err() {
+            return if me == attacker {
+                Outcome::Lost
+            } else {
+                Outcome::Converted
+            };
+        }
+        if rules::is_win(&b, m) {
+            return if me == attacker {
+                Outcome::Converted
+            } else {
+                Outcome::Lost
+            };
+        }
+    }
+    Outcome::Unfinished
 }
