@@ -31,6 +31,7 @@
 //! All weights live here, in [`WEIGHTS`]; see the tuning note on it.
 
 use crate::board::Board;
+pub use crate::pattern::code::combo_slot;
 use crate::pattern::code::{
     code_of_key, code_patterns, CodeWeights, CODES, LEVELS, MAX_WEIGHT, MOVER, WAITER,
 };
@@ -110,11 +111,10 @@ pub struct ClassTable {
 }
 
 impl ClassTable {
-    /// The class-level form of `w` (for rule `rule`): the weight of the last code of each class,
-    /// and whether every code of each class weighs the same (class `None` must weigh 0, as
-    /// code 0 does).
+    /// The class-level form of `w` (for rule `rule`): the weight of the last code of each class.
+    /// It says what `w` says exactly when [`CodeWeights::is_class_level`].
     #[must_use]
-    pub fn from_codes(w: &CodeWeights, rule: Rule) -> (ClassTable, bool) {
+    pub fn from_codes(w: &CodeWeights, rule: Rule) -> ClassTable {
         let mut t = ClassTable {
             cell: [[[0; CLASS_COUNT]; 2]; 2],
             combo: w.combo,
@@ -127,7 +127,7 @@ impl ClassTable {
                 }
             }
         }
-        (t, w.is_class_level())
+        t
     }
 
     /// The class-level form of the embedded weights of `rule`.
@@ -145,9 +145,12 @@ impl ClassTable {
             OnceLock::new(),
         ];
         T[rule.index()].get_or_init(|| {
-            let (t, uniform) = ClassTable::from_codes(CodeWeights::get(rule), rule);
-            assert!(uniform, "the embedded {rule} weights are not class-level");
-            t
+            let w = CodeWeights::get(rule);
+            assert!(
+                w.is_class_level(),
+                "the embedded {rule} weights are not class-level"
+            );
+            ClassTable::from_codes(w, rule)
         })
     }
 }
@@ -192,18 +195,6 @@ pub fn level(board: &Board, c: Color) -> usize {
         2
     } else if has(Class::Three) {
         1
-    } else {
-        0
-    }
-}
-
-/// The colour slot of the weight tables: renju keeps black and white apart, the other rules
-/// use black's tables for both colours.
-#[inline]
-#[must_use]
-pub fn combo_slot(rule: Rule, c: Color) -> usize {
-    if rule == Rule::Renju {
-        c.index()
     } else {
         0
     }
@@ -434,11 +425,6 @@ mod tests {
     fn class_level_files_are_told_apart() {
         for rule in Rule::ALL {
             let w = CodeWeights::get(rule);
-            assert_eq!(
-                ClassTable::from_codes(w, rule).1,
-                w.is_class_level(),
-                "{rule}"
-            );
             // The board keeps code sums exactly when the embedded weights are per code.
             assert_eq!(
                 crate::pattern::code::KeyWeights::get(rule).is_none(),
@@ -450,7 +436,6 @@ mod tests {
         assert!(w.is_class_level());
         w.cell[MOVER][0][5] += 1;
         assert!(!w.is_class_level());
-        assert!(!ClassTable::from_codes(&w, Rule::Renju).1);
     }
 
     /// Code-level weights of `rule` with every weight random (seeded): no two codes of a class

@@ -315,21 +315,31 @@ pub fn board_of(rule: Rule, size: usize, stones: &[Pos]) -> Result<Board, String
 /// Value bound used when a side is lost: keeps comparisons finite.
 pub const LOST: i32 = -WIN;
 
+/// The position of a stone sequence (black first, colours alternating) up to the 8 board
+/// symmetries and the move order: its stones with their colours (0 black, 1 white), in the
+/// least of the 8 sorted forms. Two sequences give the same position exactly when their
+/// canonical forms are equal.
+#[must_use]
+pub fn canonical_position(moves: &[Pos], size: usize) -> Vec<(Pos, usize)> {
+    (0..8)
+        .map(|s| {
+            let mut c: Vec<(Pos, usize)> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (symmetry(s, p, size), i % 2))
+                .collect();
+            c.sort();
+            c
+        })
+        .min()
+        .unwrap_or_default()
+}
+
 /// Whether two stone sequences (black first, colours alternating) give the same position
 /// under one of the 8 board symmetries, whatever the move order.
 #[must_use]
 pub fn same_position(a: &[Pos], b: &[Pos], size: usize) -> bool {
-    let coloured = |v: &[Pos], s: usize| {
-        let mut c: Vec<(Pos, usize)> = v
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| (symmetry(s, p, size), i % 2))
-            .collect();
-        c.sort();
-        c
-    };
-    let plain = coloured(b, 0);
-    (0..8).any(|s| coloured(a, s) == plain)
+    canonical_position(a, size) == canonical_position(b, size)
 }
 
 /// What [`generate`] makes: how many openings of which rule and size, and how their balance is

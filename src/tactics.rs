@@ -86,7 +86,7 @@ impl Tactic {
     pub fn board(&self) -> Result<Board, String> {
         let mut b = Board::new(SIZE, Rule::Renju).map_err(|e| e.to_string())?;
         for &m in &self.moves {
-            rules::try_play(&mut b, m).map_err(|e| format!("{e:?}"))?;
+            rules::try_play(&mut b, m).map_err(|e| format!("{} at {}", e, m.to_renju(SIZE)))?;
         }
         Ok(b)
     }
@@ -127,15 +127,20 @@ impl Tactic {
     }
 }
 
-/// Parse a file of tactics (comment and blank lines skipped).
+/// Parse a file of tactics (comment and blank lines skipped); every position must be legal.
 ///
 /// # Errors
-/// The first malformed line.
+/// The first malformed line, or the first position the rules refuse.
 pub fn parse_file(text: &str) -> Result<Vec<Tactic>, String> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(Tactic::parse)
+        .map(|l| {
+            let t = Tactic::parse(l)?;
+            t.board()
+                .map_err(|e| format!("illegal position ({e}) in '{l}'"))?;
+            Ok(t)
+        })
         .collect()
 }
 
@@ -372,23 +377,6 @@ pub fn from_game(g: &GameRecord, min_ply: usize, skip: &[Kind]) -> Vec<Tactic> {
     out
 }
 
-/// The position of `moves` up to the 8 board symmetries: its stones with their colours, in the
-/// least of the 8 orders.
-fn canonical(moves: &[Pos]) -> Vec<(Pos, usize)> {
-    (0..8)
-        .map(|s| {
-            let mut v: Vec<(Pos, usize)> = moves
-                .iter()
-                .enumerate()
-                .map(|(i, &p)| (crate::opening::symmetry(s, p, SIZE), i % 2))
-                .collect();
-            v.sort();
-            v
-        })
-        .min()
-        .unwrap_or_default()
-}
-
 /// Up to `per_kind` tactics of each kind from `games`, in game order, no position twice (up to
 /// symmetry). Games are examined in parallel chunks, stopping after the chunk in which every
 /// kind is complete, so the set does not depend on the thread count.
@@ -404,7 +392,7 @@ pub fn generate(games: &[GameRecord], per_kind: usize, min_ply: usize) -> Vec<Ta
             .map(|g| from_game(g, min_ply, &complete))
             .collect();
         for mut v in new {
-            v.retain(|t| seen.insert(canonical(&t.moves)));
+            v.retain(|t| seen.insert(crate::opening::canonical_position(&t.moves, SIZE)));
             found.push(v);
         }
         complete = Kind::ALL
@@ -472,13 +460,19 @@ pub fn verify(t: &Tactic) -> Result<(), String> {
     Ok(())
 }
 
+/// The protocol engine's settings for turns of `turn_ms` milliseconds (`INFO timeout_turn`).
+fn turn_settings(turn_ms: u64) -> Settings {
+    let mut settings = Settings::default();
+    settings.apply_info("timeout_turn", &turn_ms.to_string());
+    settings
+}
+
 /// The engine's move in `t`'s position, searched as the protocol engine searches a turn of
 /// `turn_ms` milliseconds (its time limits, a fresh table), or to `depth` when given.
 #[must_use]
 pub fn engine_move(t: &Tactic, turn_ms: u64, depth: Option<i32>) -> Option<Pos> {
     let b = t.board().ok()?;
-    let mut settings = Settings::default();
-    settings.apply_info("timeout_turn", &turn_ms.to_string());
+    let settings = turn_settings(turn_ms);
     let limits = match depth {
         Some(d) => crate::search::Limits::depth(d),
         None => settings.limits(std::time::Instant::now(), b.stone_count()),
@@ -520,8 +514,7 @@ pub fn play_out(t: &Tactic, turn_ms: u64, max_plies: usize) -> Outcome {
         return Outcome::Unfinished;
     };
     let attacker = b.side_to_move();
-    let mut settings = Settings::default();
-    settings.apply_info("timeout_turn", &turn_ms.to_string());
+    let settings = turn_settings(turn_ms);
     let mut searchers = [
         Searcher::new(settings.hash_mb(), 1),
         Searcher::new(settings.hash_mb(), 1),

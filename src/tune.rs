@@ -931,7 +931,7 @@ mod tests {
             Rule::Freestyle,
             f.scale,
         );
-        assert!(crate::eval::ClassTable::from_codes(&w, Rule::Freestyle).1);
+        assert!(w.is_class_level());
         // And it moved away from the hand weights.
         assert_ne!(w.cell, hand_code_weights(Rule::Freestyle, f.scale).cell);
     }

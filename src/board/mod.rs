@@ -202,11 +202,12 @@ impl Board {
             }
             self.pats[p] = pats;
             for c in Color::ALL {
-                let info = self.tables.cell_info(cell_key_of(pats, c), c);
+                let key = cell_key_of(pats, c);
+                let info = self.tables.cell_info(key, c);
                 self.info[c.index()][p] = info;
                 self.counts[c.index()][info_class(info) as usize] += 1;
                 if let Some(kw) = self.key_weights {
-                    let w = kw.pair(c, cell_key_of(pats, c));
+                    let w = kw.pair(c, key);
                     self.sums[c.index()][0] += w[0];
                     self.sums[c.index()][1] += w[1];
                 }

@@ -65,6 +65,18 @@ fn maps() -> &'static (Vec<u16>, Vec<u16>) {
     })
 }
 
+/// The colour slot of the weight tables: renju keeps black and white apart, the other rules
+/// use black's tables for both colours.
+#[inline]
+#[must_use]
+pub fn combo_slot(rule: Rule, c: Color) -> usize {
+    if rule == Rule::Renju {
+        c.index()
+    } else {
+        0
+    }
+}
+
 /// Largest weight magnitude.
 pub const MAX_WEIGHT: i32 = 30_000;
 
@@ -295,16 +307,9 @@ impl KeyWeights {
                 .collect();
             v.into_boxed_slice().try_into().expect("CELL_KEYS entries")
         });
-        let slot = |c: Color| {
-            if w.rule == Rule::Renju {
-                c.index()
-            } else {
-                0
-            }
-        };
         KeyWeights {
             keys,
-            combo: Color::ALL.map(|c| w.combo[slot(c)]),
+            combo: Color::ALL.map(|c| w.combo[combo_slot(w.rule, c)]),
         }
     }
 
