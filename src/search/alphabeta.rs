@@ -615,7 +615,10 @@ impl<'a> Worker<'a> {
         };
         // Step 6. Threats against the side to move, and the static evaluation.
         let opp_open_three = forced.is_none() && has_open_four(&self.board, opp);
-        let threatened = forced.is_some() || opp_open_three;
+        // The opponent's four-three point: a win in five plies unless the side to move answers
+        // it (or counters with fours), so no node-level pruning trusts the static evaluation.
+        let opp_four_three = self.board.has(opp, Class::FourThree);
+        let threatened = forced.is_some() || opp_open_three || opp_four_three;
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
@@ -682,6 +685,7 @@ impl<'a> Worker<'a> {
         let mut capped = 0usize;
         let count_limit = move_count_limit(depth, improving);
         let futile = lazy
+            && !threatened
             && !root
             && !pv_node
             && depth <= MOVE_FUTILITY_DEPTH
