@@ -263,11 +263,9 @@ pub fn holds(board: &Board, m: Pos) -> bool {
 
 fn holds_within(board: &Board, m: Pos, budget: Budget) -> bool {
     let mut b = board.clone();
-    let me = b.side_to_move();
-    if m.is_pass() || !b.contains(m) || !b.is_empty(m) || !threats::legal(&mut b, m, me) {
+    if m.is_pass() || rules::try_play(&mut b, m).is_err() {
         return false;
     }
-    b.play_unchecked(m);
     if rules::is_win(&b, m) {
         return true;
     }

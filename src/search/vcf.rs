@@ -232,16 +232,29 @@ impl Solver {
         self.line.clear();
         self.fail_cache.clear();
         let me = board.side_to_move();
-        // Iterative deepening finds short wins first and fills the cache cheaply.
-        for d in 1..=depth {
-            if self.vct_attack(board, me, d) {
-                return Solution::Win(self.line.iter().rev().copied().collect());
+        if self.deepen(1..=depth, |s, d| s.vct_attack(board, me, d)) {
+            Solution::Win(self.line.iter().rev().copied().collect())
+        } else {
+            Solution::NoWin
+        }
+    }
+
+    /// Iterative deepening over `depths` (short proofs first, the failure cache filled
+    /// cheaply): whether `prove` succeeds at some depth before the limits stop it.
+    fn deepen(
+        &mut self,
+        depths: std::ops::RangeInclusive<u32>,
+        mut prove: impl FnMut(&mut Self, u32) -> bool,
+    ) -> bool {
+        for d in depths {
+            if prove(self, d) {
+                return true;
             }
             if self.out_of_nodes() {
                 break;
             }
         }
-        Solution::NoWin
+        false
     }
 
     /// Whether the side to move wins by playing `m` now: `m` makes five, or after it every
@@ -252,18 +265,11 @@ impl Solver {
         self.line.clear();
         self.fail_cache.clear();
         let me = board.side_to_move();
-        if m.is_pass() || !board.contains(m) || !board.is_empty(m) || !legal(board, m, me) {
+        if m.is_pass() || crate::rules::try_play(board, m).is_err() {
             return false;
         }
-        board.play_unchecked(m);
-        // Iterative deepening, as in `vct`: short proofs first, the cache filled cheaply.
-        let mut won = crate::rules::is_win(board, m);
-        for d in 0..=depth {
-            if won || self.out_of_nodes() {
-                break;
-            }
-            won = self.vct_defend(board, me, d);
-        }
+        let won = crate::rules::is_win(board, m)
+            || self.deepen(0..=depth, |s, d| s.vct_defend(board, me, d));
         board.undo();
         won
     }
