@@ -18,6 +18,8 @@ use crate::board::Board;
 use crate::pattern::Class;
 use crate::types::{Color, Pos};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The outcome of a solver run.
@@ -35,6 +37,7 @@ pub struct Solver {
     pub nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
     next_clock: u64,
     out: bool,
     fail_cache: HashMap<u64, u32>,
@@ -52,6 +55,7 @@ impl Solver {
             nodes: 0,
             limit: node_limit,
             deadline: None,
+            stop: None,
             next_clock: CLOCK_EVERY,
             out: false,
             fail_cache: HashMap::new(),
@@ -65,6 +69,21 @@ impl Solver {
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Solver {
         self.deadline = deadline;
         self
+    }
+
+    /// The same solver, also stopping (as if out of nodes) once `stop` is set; the flag is read
+    /// with the clock.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Solver {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Whether the last run stopped on its node limit, deadline or stop flag (a `NoWin` then
+    /// proves nothing).
+    #[must_use]
+    pub fn gave_up(&self) -> bool {
+        self.out
     }
 
     /// Forget the cache and start counting again with a new node limit.
@@ -83,7 +102,11 @@ impl Solver {
             self.out = self.nodes >= self.limit;
             if !self.out && self.nodes >= self.next_clock {
                 self.next_clock = self.nodes + CLOCK_EVERY;
-                self.out = self.deadline.is_some_and(|t| Instant::now() >= t);
+                self.out = self.deadline.is_some_and(|t| Instant::now() >= t)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(Ordering::Relaxed));
             }
         }
         self.out
