@@ -116,8 +116,8 @@ fn the_engine_solves_sampled_positions_at_a_fixed_depth() {
 }
 
 #[test]
-fn the_root_vct_probe_proves_vct_wins_at_a_shallow_depth() {
-    // At depth 10 the alpha-beta alone sees few of these wins (they need threes, not only
+fn the_root_vct_probe_proves_vct_wins_at_a_fixed_depth() {
+    // At depth 12 the alpha-beta alone sees few of these wins (they need threes, not only
     // fours); the root VCT probe after each iteration proves them, and the move it plays is
     // judged by the solvers, never by the engine itself.
     let vct: Vec<Tactic> = sample(4)
@@ -128,10 +128,10 @@ fn the_root_vct_probe_proves_vct_wins_at_a_shallow_depth() {
     for t in &vct {
         let b = t.board().unwrap();
         let mut searcher = Searcher::new(16, 1);
-        let r = searcher.search(&b, Limits::depth(10), &mut Silent);
+        let r = searcher.search(&b, Limits::depth(12), &mut Silent);
         assert!(
             r.score >= WIN_THRESHOLD,
-            "score {} at depth 10: {}",
+            "score {} at depth 12: {}",
             r.score,
             t.to_line()
         );

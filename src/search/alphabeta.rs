@@ -37,6 +37,9 @@ pub struct Worker<'a> {
     root_best: Option<(Pos, i32, Vec<Pos>)>,
     /// The root VCT probe proved that the side to move has no VCT within its depth.
     vct_exhausted: bool,
+    /// The root VCT probe's solver, kept across the iterations of one search (its failure
+    /// cache carries over).
+    vct_solver: Option<Solver>,
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
@@ -85,6 +88,7 @@ impl<'a> Worker<'a> {
             reductions: reduction_table(),
             root_best: None,
             vct_exhausted: false,
+            vct_solver: None,
             futility_unit,
         }
     }
@@ -327,7 +331,7 @@ impl<'a> Worker<'a> {
             }
             // Own VCT, alongside the alpha-beta: a proven win is played at once (also when
             // the alpha-beta claims one: its pruned tree proves nothing).
-            if depth >= ROOT_VCT_MIN_DEPTH && vct_open {
+            if depth >= ROOT_VCT_MIN_DEPTH && vct_open && score >= ROOT_VCT_MIN_SCORE {
                 match self.root_vct(depth) {
                     Some(line) => {
                         let score = WIN - line.len() as i32;
@@ -409,11 +413,13 @@ impl<'a> Worker<'a> {
         if let Some(n) = limits.max_nodes {
             nodes = nodes.min(n / 4);
         }
-        let mut solver = Solver::new(nodes)
-            .with_deadline(deadline)
-            .with_stop(limits.stop.clone());
-        let sol = solver.vct(&mut self.board, ROOT_VCT_DEPTH);
-        self.nodes += solver.nodes;
+        let stop = limits.stop.clone();
+        let solver = self
+            .vct_solver
+            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
+        let before = solver.nodes;
+        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
+        self.nodes += solver.nodes - before;
         self.vct_exhausted = sol == Solution::NoWin && !solver.gave_up();
         match sol {
             Solution::Win(line) if self.root.contains(&line[0]) => Some(line),

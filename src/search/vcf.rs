@@ -262,6 +262,29 @@ impl Solver {
         }
     }
 
+    /// [`Solver::vct`] again on the same position with `more` nodes (and a new `deadline`),
+    /// keeping the failure cache of the earlier runs: a probe repeated as a search deepens
+    /// starts where the last one stopped.
+    pub fn vct_resume(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        more: u64,
+        deadline: Option<Instant>,
+    ) -> Solution {
+        self.limit = self.nodes.saturating_add(more);
+        self.deadline = deadline;
+        self.out = false;
+        self.next_clock = self.nodes + CLOCK_EVERY;
+        self.line.clear();
+        let me = board.side_to_move();
+        if self.deepen(1..=depth, |s, d| s.vct_attack(board, me, d)) {
+            Solution::Win(self.line.iter().rev().copied().collect())
+        } else {
+            Solution::NoWin
+        }
+    }
+
     /// Iterative deepening over `depths` (short proofs first, the failure cache filled
     /// cheaply): whether `prove` succeeds at some depth before the limits stop it.
     fn deepen(
