@@ -252,8 +252,13 @@ impl Solver {
     /// and fours) searched with full defences; past it only fours continue (a VCF), and a
     /// final open four that no defence can stop costs nothing.
     pub fn vct(&mut self, board: &mut Board, depth: u32) -> Solution {
-        self.line.clear();
         self.fail_cache.clear();
+        self.vct_from_cache(board, depth)
+    }
+
+    /// [`Solver::vct`] with the failure cache as it is.
+    fn vct_from_cache(&mut self, board: &mut Board, depth: u32) -> Solution {
+        self.line.clear();
         let me = board.side_to_move();
         if self.deepen(1..=depth, |s, d| s.vct_attack(board, me, d)) {
             Solution::Win(self.line.iter().rev().copied().collect())
@@ -276,13 +281,7 @@ impl Solver {
         self.deadline = deadline;
         self.out = false;
         self.next_clock = self.nodes + CLOCK_EVERY;
-        self.line.clear();
-        let me = board.side_to_move();
-        if self.deepen(1..=depth, |s, d| s.vct_attack(board, me, d)) {
-            Solution::Win(self.line.iter().rev().copied().collect())
-        } else {
-            Solution::NoWin
-        }
+        self.vct_from_cache(board, depth)
     }
 
     /// Iterative deepening over `depths` (short proofs first, the failure cache filled
