@@ -3,6 +3,9 @@
 //! moves judged by the solvers. Size knob: `TACTICS` positions of each kind (default 4; the
 //! whole set with a large value).
 
+use renju_engine::eval::WIN_THRESHOLD;
+use renju_engine::search::vcf::Solver;
+use renju_engine::search::{Limits, Searcher, Silent};
 use renju_engine::tactics::{engine_move, parse_file, solves, verify, Kind, Tactic};
 
 fn set() -> Vec<Tactic> {
@@ -110,4 +113,32 @@ fn the_engine_solves_sampled_positions_at_a_fixed_depth() {
         "solved {solved} of {}",
         sample.len()
     );
+}
+
+#[test]
+fn the_root_vct_probe_proves_vct_wins_at_a_fixed_depth() {
+    // At depth 12 the alpha-beta alone sees few of these wins (they need threes, not only
+    // fours); the root VCT probe after each iteration proves them, and the move it plays is
+    // judged by the solvers, never by the engine itself.
+    let vct: Vec<Tactic> = sample(4)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Vct)
+        .collect();
+    assert!(!vct.is_empty());
+    for t in &vct {
+        let b = t.board().unwrap();
+        let mut searcher = Searcher::new(16, 1);
+        let r = searcher.search(&b, Limits::depth(12), &mut Silent);
+        assert!(
+            r.score >= WIN_THRESHOLD,
+            "score {} at depth 12: {}",
+            r.score,
+            t.to_line()
+        );
+        // The set's labels are proved with VCTs of at most 8 threats; the probe's may be longer.
+        let proved =
+            solves(t, r.best) || Solver::new(2_000_000).wins_after(&mut b.clone(), r.best, 12);
+        assert!(proved, "{:?}: {}", r.best, t.to_line());
+        assert!(r.pv.len() >= 3 && r.pv[0] == r.best, "{:?}", r.pv);
+    }
 }

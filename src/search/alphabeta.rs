@@ -35,6 +35,11 @@ pub struct Worker<'a> {
     evals: Vec<i32>,
     reductions: Vec<[i32; 64]>,
     root_best: Option<(Pos, i32, Vec<Pos>)>,
+    /// The root VCT probe proved that the side to move has no VCT within its depth.
+    vct_exhausted: bool,
+    /// The root VCT probe's solver, kept across the iterations of one search (its failure
+    /// cache carries over).
+    vct_solver: Option<Solver>,
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
@@ -82,6 +87,8 @@ impl<'a> Worker<'a> {
             evals: vec![0; MAX_PLY + 2],
             reductions: reduction_table(),
             root_best: None,
+            vct_exhausted: false,
+            vct_solver: None,
             futility_unit,
         }
     }
@@ -259,6 +266,7 @@ impl<'a> Worker<'a> {
         let mut prev_score = 0;
         let mut prev_best = Pos::PASS;
         let mut stable = 0u32;
+        let mut vct_open = true;
         let optimum = self.shared.limits.soft_time;
         let hard = self.shared.limits.hard_time;
         for depth in 1..=self.shared.limits.max_depth {
@@ -321,6 +329,31 @@ impl<'a> Worker<'a> {
             if is_mate(score) && WIN - score.abs() <= depth {
                 break;
             }
+            // Own VCT, alongside the alpha-beta: a proven win is played at once (also when
+            // the alpha-beta claims one: its pruned tree proves nothing).
+            if depth >= ROOT_VCT_MIN_DEPTH && vct_open && score >= ROOT_VCT_MIN_SCORE {
+                match self.root_vct(depth) {
+                    Some(line) => {
+                        let score = WIN - line.len() as i32;
+                        self.flush_nodes();
+                        reporter.iteration(&Iteration {
+                            depth,
+                            score,
+                            nodes: self.shared.nodes.load(Ordering::Relaxed),
+                            elapsed: self.shared.start.elapsed(),
+                            pv: line.clone(),
+                        });
+                        result.best = line[0];
+                        result.score = score;
+                        result.pv = line;
+                        break;
+                    }
+                    None => vct_open = !self.vct_exhausted,
+                }
+                if self.stopped || self.shared.should_stop() {
+                    break;
+                }
+            }
             let now = self.shared.start.elapsed();
             // Time: the optimum scaled by the stability of the best move (a new best move or a
             // dropping score earn more time, a best move unchanged for several iterations less).
@@ -356,6 +389,42 @@ impl<'a> Worker<'a> {
         self.flush_nodes();
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
         result
+    }
+
+    /// Own VCT probe at the root after the iteration at `depth`: the proof line of a win
+    /// whose first move is one of the root moves, if the solver finds one within its budget.
+    /// With a clock the probe may take [`ROOT_VCT_TIME_PCT`] percent of the time searched so
+    /// far (never past the hard deadline); without one, [`ROOT_VCT_NODES`] doubled with each
+    /// iteration (a quarter of a node limit at most). Sets `vct_exhausted` when the solver
+    /// proved that no VCT of [`ROOT_VCT_DEPTH`] threats exists.
+    fn root_vct(&mut self, depth: i32) -> Option<Vec<Pos>> {
+        let limits = &self.shared.limits;
+        let mut nodes = ROOT_VCT_NODES << (depth - ROOT_VCT_MIN_DEPTH).clamp(0, 6);
+        let mut deadline = None;
+        if limits.soft_time.is_some() {
+            let elapsed = self.shared.start.elapsed();
+            let mut end = elapsed + elapsed * ROOT_VCT_TIME_PCT / 100;
+            if let Some(h) = limits.hard_time {
+                end = end.min(h);
+            }
+            deadline = Some(self.shared.start + end);
+            nodes = u64::MAX;
+        }
+        if let Some(n) = limits.max_nodes {
+            nodes = nodes.min(n / 4);
+        }
+        let stop = limits.stop.clone();
+        let solver = self
+            .vct_solver
+            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
+        let before = solver.nodes;
+        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
+        self.nodes += solver.nodes - before;
+        self.vct_exhausted = sol == Solution::NoWin && !solver.gave_up();
+        match sol {
+            Solution::Win(line) if self.root.contains(&line[0]) => Some(line),
+            _ => None,
+        }
     }
 
     fn finish(&mut self, mut r: SearchResult, best: Pos, score: i32, pv: Vec<Pos>) -> SearchResult {

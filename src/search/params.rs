@@ -86,3 +86,17 @@ pub const MOVE_FUTILITY_PLIES: i32 = 1;
 /// one ply shallower. Ledger: +18.4 over 2945 renju games at 0.05 s/move (accepted; earlier runs
 /// on older mains were small positives).
 pub const IIR_MIN_DEPTH: i32 = 4;
+/// Own VCT at the root: a probe after each completed iteration from this depth on (untested).
+pub const ROOT_VCT_MIN_DEPTH: i32 = 5;
+/// Root VCT probe: only after an iteration that scores the side to move at least this (a VCT
+/// is an attack; ledger: probing everywhere with a tenth of the time cost -29 at 0.05 s/move).
+pub const ROOT_VCT_MIN_SCORE: i32 = 0;
+/// Root VCT probe with a clock: it may take this share of the time searched so far, in percent
+/// (untested).
+pub const ROOT_VCT_TIME_PCT: u32 = 5;
+/// Root VCT probe without a clock (fixed depth, analysis): solver nodes at the first probe,
+/// doubling with each iteration up to 64 times as many (untested).
+pub const ROOT_VCT_NODES: u64 = 4_000;
+/// Root VCT probe: the most threat moves (threes and fours) of the attacker in a proof
+/// (untested).
+pub const ROOT_VCT_DEPTH: u32 = 10;

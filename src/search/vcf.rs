@@ -18,6 +18,8 @@ use crate::board::Board;
 use crate::pattern::Class;
 use crate::types::{Color, Pos};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The outcome of a solver run.
@@ -35,6 +37,7 @@ pub struct Solver {
     pub nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
     next_clock: u64,
     out: bool,
     fail_cache: HashMap<u64, u32>,
@@ -52,6 +55,7 @@ impl Solver {
             nodes: 0,
             limit: node_limit,
             deadline: None,
+            stop: None,
             next_clock: CLOCK_EVERY,
             out: false,
             fail_cache: HashMap::new(),
@@ -65,6 +69,21 @@ impl Solver {
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Solver {
         self.deadline = deadline;
         self
+    }
+
+    /// The same solver, also stopping (as if out of nodes) once `stop` is set; the flag is read
+    /// with the clock.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Solver {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Whether the last run stopped on its node limit, deadline or stop flag (a `NoWin` then
+    /// proves nothing).
+    #[must_use]
+    pub fn gave_up(&self) -> bool {
+        self.out
     }
 
     /// Forget the cache and start counting again with a new node limit.
@@ -83,7 +102,11 @@ impl Solver {
             self.out = self.nodes >= self.limit;
             if !self.out && self.nodes >= self.next_clock {
                 self.next_clock = self.nodes + CLOCK_EVERY;
-                self.out = self.deadline.is_some_and(|t| Instant::now() >= t);
+                self.out = self.deadline.is_some_and(|t| Instant::now() >= t)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(Ordering::Relaxed));
             }
         }
         self.out
@@ -229,14 +252,36 @@ impl Solver {
     /// and fours) searched with full defences; past it only fours continue (a VCF), and a
     /// final open four that no defence can stop costs nothing.
     pub fn vct(&mut self, board: &mut Board, depth: u32) -> Solution {
-        self.line.clear();
         self.fail_cache.clear();
+        self.vct_from_cache(board, depth)
+    }
+
+    /// [`Solver::vct`] with the failure cache as it is.
+    fn vct_from_cache(&mut self, board: &mut Board, depth: u32) -> Solution {
+        self.line.clear();
         let me = board.side_to_move();
         if self.deepen(1..=depth, |s, d| s.vct_attack(board, me, d)) {
             Solution::Win(self.line.iter().rev().copied().collect())
         } else {
             Solution::NoWin
         }
+    }
+
+    /// [`Solver::vct`] again on the same position with `more` nodes (and a new `deadline`),
+    /// keeping the failure cache of the earlier runs: a probe repeated as a search deepens
+    /// starts where the last one stopped.
+    pub fn vct_resume(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        more: u64,
+        deadline: Option<Instant>,
+    ) -> Solution {
+        self.limit = self.nodes.saturating_add(more);
+        self.deadline = deadline;
+        self.out = false;
+        self.next_clock = self.nodes + CLOCK_EVERY;
+        self.vct_from_cache(board, depth)
     }
 
     /// Iterative deepening over `depths` (short proofs first, the failure cache filled
