@@ -117,9 +117,9 @@ fn the_engine_solves_sampled_positions_at_a_fixed_depth() {
 
 #[test]
 fn the_root_vct_probe_proves_vct_wins_at_a_fixed_depth() {
-    // At depth 12 the alpha-beta alone sees few of these wins (they need threes, not only
-    // fours); the root VCT probe after each iteration proves them, and the move it plays is
-    // judged by the solvers, never by the engine itself.
+    // At depth 12 the alpha-beta alone misses some of these wins (they need threes, not only
+    // fours; the test fails with the probe off); the root VCT probe after each iteration
+    // proves them, and the move it plays is judged by the solvers, never by the engine itself.
     let vct: Vec<Tactic> = sample(4)
         .into_iter()
         .filter(|t| t.kind == Kind::Vct)

@@ -35,14 +35,22 @@ pub struct Worker<'a> {
     evals: Vec<i32>,
     reductions: Vec<[i32; 64]>,
     root_best: Option<(Pos, i32, Vec<Pos>)>,
-    /// The root VCT probe proved that the side to move has no VCT within its depth.
-    vct_exhausted: bool,
     /// The root VCT probe's solver, kept across the iterations of one search (its failure
     /// cache carries over).
     vct_solver: Option<Solver>,
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
+}
+
+/// What a root VCT probe found.
+enum VctProbe {
+    /// A proven win: the proof line, starting with a root move.
+    Win(Vec<Pos>),
+    /// Nothing within the budget: a later probe may find one.
+    Open,
+    /// The solver proved that no VCT of [`ROOT_VCT_DEPTH`] threats exists.
+    Exhausted,
 }
 
 /// The late-move reduction table: `[depth][move number]`, in plies.
@@ -87,7 +95,6 @@ impl<'a> Worker<'a> {
             evals: vec![0; MAX_PLY + 2],
             reductions: reduction_table(),
             root_best: None,
-            vct_exhausted: false,
             vct_solver: None,
             futility_unit,
         }
@@ -304,20 +311,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             let pv = self.pv[0].clone();
-            if let Some(&b) = pv.first() {
-                result.best = b;
-            }
-            result.score = score;
-            result.depth = depth;
-            result.pv = pv.clone();
-            self.flush_nodes();
-            reporter.iteration(&Iteration {
-                depth,
-                score,
-                nodes: self.shared.nodes.load(Ordering::Relaxed),
-                elapsed: self.shared.start.elapsed(),
-                pv,
-            });
+            self.record(&mut result, reporter, depth, score, pv);
             if result.best == prev_best {
                 stable += 1;
             } else {
@@ -333,22 +327,13 @@ impl<'a> Worker<'a> {
             // the alpha-beta claims one: its pruned tree proves nothing).
             if depth >= ROOT_VCT_MIN_DEPTH && vct_open && score >= ROOT_VCT_MIN_SCORE {
                 match self.root_vct(depth) {
-                    Some(line) => {
+                    VctProbe::Win(line) => {
                         let score = WIN - line.len() as i32;
-                        self.flush_nodes();
-                        reporter.iteration(&Iteration {
-                            depth,
-                            score,
-                            nodes: self.shared.nodes.load(Ordering::Relaxed),
-                            elapsed: self.shared.start.elapsed(),
-                            pv: line.clone(),
-                        });
-                        result.best = line[0];
-                        result.score = score;
-                        result.pv = line;
+                        self.record(&mut result, reporter, depth, score, line);
                         break;
                     }
-                    None => vct_open = !self.vct_exhausted,
+                    VctProbe::Open => {}
+                    VctProbe::Exhausted => vct_open = false,
                 }
                 if self.stopped || self.shared.should_stop() {
                     break;
@@ -391,13 +376,38 @@ impl<'a> Worker<'a> {
         result
     }
 
+    /// The result of a completed iteration (or a proven VCT) at `depth`: best move (the first
+    /// of `pv`), score and line, reported.
+    fn record(
+        &mut self,
+        result: &mut SearchResult,
+        reporter: &mut dyn Reporter,
+        depth: i32,
+        score: i32,
+        pv: Vec<Pos>,
+    ) {
+        if let Some(&b) = pv.first() {
+            result.best = b;
+        }
+        result.score = score;
+        result.depth = depth;
+        result.pv = pv.clone();
+        self.flush_nodes();
+        reporter.iteration(&Iteration {
+            depth,
+            score,
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            elapsed: self.shared.start.elapsed(),
+            pv,
+        });
+    }
+
     /// Own VCT probe at the root after the iteration at `depth`: the proof line of a win
     /// whose first move is one of the root moves, if the solver finds one within its budget.
     /// With a clock the probe may take [`ROOT_VCT_TIME_PCT`] percent of the time searched so
     /// far (never past the hard deadline); without one, [`ROOT_VCT_NODES`] doubled with each
-    /// iteration (a quarter of a node limit at most). Sets `vct_exhausted` when the solver
-    /// proved that no VCT of [`ROOT_VCT_DEPTH`] threats exists.
-    fn root_vct(&mut self, depth: i32) -> Option<Vec<Pos>> {
+    /// iteration (a quarter of a node limit at most).
+    fn root_vct(&mut self, depth: i32) -> VctProbe {
         let limits = &self.shared.limits;
         let mut nodes = ROOT_VCT_NODES << (depth - ROOT_VCT_MIN_DEPTH).clamp(0, 6);
         let mut deadline = None;
@@ -420,10 +430,10 @@ impl<'a> Worker<'a> {
         let before = solver.nodes;
         let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
         self.nodes += solver.nodes - before;
-        self.vct_exhausted = sol == Solution::NoWin && !solver.gave_up();
         match sol {
-            Solution::Win(line) if self.root.contains(&line[0]) => Some(line),
-            _ => None,
+            Solution::Win(line) if self.root.contains(&line[0]) => VctProbe::Win(line),
+            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
+            _ => VctProbe::Open,
         }
     }
 
