@@ -145,10 +145,10 @@ fn the_root_vct_probe_proves_vct_wins_at_a_fixed_depth() {
 
 #[test]
 fn the_root_vct_guard_avoids_moves_that_lose_to_a_vct() {
-    // In the defend positions the opponent threatens a VCT of several threat moves. After
-    // each iteration from depth 5 the guard gives the opponent's VCT after the best move a
-    // solver probe (at fixed depth 4,000 nodes doubling per iteration: 32,000 after depth 8)
-    // and drops a move it proves lost. So the move played at depth 8 never loses to a VCT
+    // In the defend positions the opponent threatens a VCT of several threat moves. When the
+    // search ends (here after depth 8) the guard gives the opponent's VCT after the best move
+    // a solver probe (at fixed depth 4,000 nodes doubling per depth from 5: 32,000 at depth 8)
+    // and drops a move it proves lost, searching depth 8 again. So the move played at depth 8 never loses to a VCT
     // that a fresh solver proves within 32,000 nodes. Without the guard the alpha-beta plays
     // such moves (checked: the test fails with the guard off).
     // All of them (about 20 s): the alpha-beta's misses are few.
