@@ -38,6 +38,9 @@ pub struct Worker<'a> {
     /// The root VCT probe's solver, kept across the iterations of one search (its failure
     /// cache carries over).
     vct_solver: Option<Solver>,
+    /// The root VCT guard's solver (the opponent attacking after our best move), kept across
+    /// the iterations of one search.
+    guard_solver: Option<Solver>,
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
@@ -96,6 +99,7 @@ impl<'a> Worker<'a> {
             reductions: reduction_table(),
             root_best: None,
             vct_solver: None,
+            guard_solver: None,
             futility_unit,
         }
     }
@@ -274,9 +278,13 @@ impl<'a> Worker<'a> {
         let mut prev_best = Pos::PASS;
         let mut stable = 0u32;
         let mut vct_open = true;
+        // Root moves the guard found safe: the opponent has no VCT after them.
+        let mut safe: Vec<Pos> = Vec::new();
         let optimum = self.shared.limits.soft_time;
         let hard = self.shared.limits.hard_time;
-        for depth in 1..=self.shared.limits.max_depth {
+        let mut depth = 0;
+        while depth < self.shared.limits.max_depth {
+            depth += 1;
             let iteration_start = self.shared.start.elapsed();
             let (mut alpha, mut beta) = (-WIN, WIN);
             let mut window = ASPIRATION;
@@ -342,6 +350,7 @@ impl<'a> Worker<'a> {
             let now = self.shared.start.elapsed();
             // Time: the optimum scaled by the stability of the best move (a new best move or a
             // dropping score earn more time, a best move unchanged for several iterations less).
+            let mut last = depth >= self.shared.limits.max_depth;
             if let Some(opt) = optimum {
                 let mut pct: u32 = if depth <= 4 {
                     100
@@ -359,17 +368,42 @@ impl<'a> Worker<'a> {
                 if let Some(h) = hard {
                     target = target.min(h);
                 }
-                if now >= target {
-                    break;
-                }
+                last |= now >= target;
             }
             // The next iteration takes a few times longer than this one: do not start one
             // when even an iteration as long as this one would pass the hard deadline.
             if let Some(h) = hard {
-                if now + (now - iteration_start) * TIME_NEXT_ITERATION > h {
-                    break;
+                last |= now + (now - iteration_start) * TIME_NEXT_ITERATION > h;
+            }
+            if !last {
+                continue;
+            }
+            // The move about to be played: when the opponent has a proven VCT after it, it is
+            // dropped from the root and the last iteration is searched again without it.
+            if depth >= ROOT_VCT_MIN_DEPTH
+                && score < WIN_THRESHOLD
+                && self.root.len() > 1
+                && !safe.contains(&result.best)
+            {
+                let m = result.best;
+                match self.root_vct_guard(m, depth) {
+                    VctProbe::Win(_) => {
+                        self.root.retain(|&p| p != m);
+                        result.best = self.root[0];
+                        result.pv = vec![result.best];
+                        prev_best = Pos::PASS;
+                        stable = 0;
+                        depth -= 1;
+                        if self.stopped || self.shared.should_stop() {
+                            break;
+                        }
+                        continue;
+                    }
+                    VctProbe::Open => {}
+                    VctProbe::Exhausted => safe.push(m),
                 }
             }
+            break;
         }
         self.flush_nodes();
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
@@ -408,6 +442,44 @@ impl<'a> Worker<'a> {
     /// far (never past the hard deadline); without one, [`ROOT_VCT_NODES`] doubled with each
     /// iteration (a quarter of a node limit at most).
     fn root_vct(&mut self, depth: i32) -> VctProbe {
+        let (nodes, deadline) = self.probe_budget(depth);
+        let stop = self.shared.limits.stop.clone();
+        let solver = self
+            .vct_solver
+            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
+        let before = solver.nodes;
+        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
+        self.nodes += solver.nodes - before;
+        match sol {
+            Solution::Win(line) if self.root.contains(&line[0]) => VctProbe::Win(line),
+            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
+            _ => VctProbe::Open,
+        }
+    }
+
+    /// The root VCT guard after the iteration at `depth`: whether the opponent wins by VCT
+    /// after root move `m` (its proof line), with the budget of a root VCT probe.
+    fn root_vct_guard(&mut self, m: Pos, depth: i32) -> VctProbe {
+        let (nodes, deadline) = self.probe_budget(depth);
+        let stop = self.shared.limits.stop.clone();
+        let solver = self
+            .guard_solver
+            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
+        let before = solver.nodes;
+        self.board.play_unchecked(m);
+        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
+        self.board.undo();
+        self.nodes += solver.nodes - before;
+        match sol {
+            Solution::Win(line) => VctProbe::Win(line),
+            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
+            Solution::NoWin => VctProbe::Open,
+        }
+    }
+
+    /// Node and time budget of a root VCT probe after the iteration at `depth` (see
+    /// [`Worker::root_vct`]).
+    fn probe_budget(&self, depth: i32) -> (u64, Option<Instant>) {
         let limits = &self.shared.limits;
         let mut nodes = ROOT_VCT_NODES << (depth - ROOT_VCT_MIN_DEPTH).clamp(0, 6);
         let mut deadline = None;
@@ -423,18 +495,7 @@ impl<'a> Worker<'a> {
         if let Some(n) = limits.max_nodes {
             nodes = nodes.min(n / 4);
         }
-        let stop = limits.stop.clone();
-        let solver = self
-            .vct_solver
-            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
-        let before = solver.nodes;
-        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
-        self.nodes += solver.nodes - before;
-        match sol {
-            Solution::Win(line) if self.root.contains(&line[0]) => VctProbe::Win(line),
-            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
-            _ => VctProbe::Open,
-        }
+        (nodes, deadline)
     }
 
     fn finish(&mut self, mut r: SearchResult, best: Pos, score: i32, pv: Vec<Pos>) -> SearchResult {

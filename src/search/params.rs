@@ -86,7 +86,9 @@ pub const MOVE_FUTILITY_PLIES: i32 = 1;
 /// one ply shallower. Ledger: +18.4 over 2945 renju games at 0.05 s/move (accepted; earlier runs
 /// on older mains were small positives).
 pub const IIR_MIN_DEPTH: i32 = 4;
-/// Own VCT at the root: a probe after each completed iteration from this depth on (untested).
+/// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
+/// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
+/// same budget.
 pub const ROOT_VCT_MIN_DEPTH: i32 = 5;
 /// Root VCT probe: only after an iteration that scores the side to move at least this (a VCT
 /// is an attack; ledger: probing everywhere with a tenth of the time cost -29 at 0.05 s/move).
