@@ -16,6 +16,7 @@ use crate::pattern::Class;
 use crate::types::{Color, Pos, MAX_CELLS};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One search thread: its own board copy, ordering tables and principal variation.
@@ -75,6 +76,25 @@ fn move_count_limit(depth: i32, improving: bool) -> usize {
     let d = depth.clamp(0, 30);
     let base = LMP_BASE + d * d;
     (if improving { base } else { base / 2 }) as usize
+}
+
+/// A VCT probe for the side to move on `board` with the solver in `slot` (made on first use,
+/// its failure cache kept across probes): what it found, and the solver nodes it took.
+fn vct_probe(
+    slot: &mut Option<Solver>,
+    board: &mut Board,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    deadline: Option<Instant>,
+) -> (VctProbe, u64) {
+    let solver = slot.get_or_insert_with(|| Solver::new(0).with_stop(stop));
+    let before = solver.nodes;
+    let probe = match solver.vct_resume(board, ROOT_VCT_DEPTH, nodes, deadline) {
+        Solution::Win(line) => VctProbe::Win(line),
+        Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
+        Solution::NoWin => VctProbe::Open,
+    };
+    (probe, solver.nodes - before)
 }
 
 impl<'a> Worker<'a> {
@@ -444,37 +464,30 @@ impl<'a> Worker<'a> {
     fn root_vct(&mut self, depth: i32) -> VctProbe {
         let (nodes, deadline) = self.probe_budget(depth);
         let stop = self.shared.limits.stop.clone();
-        let solver = self
-            .vct_solver
-            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
-        let before = solver.nodes;
-        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
-        self.nodes += solver.nodes - before;
-        match sol {
-            Solution::Win(line) if self.root.contains(&line[0]) => VctProbe::Win(line),
-            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
-            _ => VctProbe::Open,
+        let (probe, n) = vct_probe(&mut self.vct_solver, &mut self.board, stop, nodes, deadline);
+        self.nodes += n;
+        match probe {
+            VctProbe::Win(line) if !self.root.contains(&line[0]) => VctProbe::Open,
+            p => p,
         }
     }
 
-    /// The root VCT guard after the iteration at `depth`: whether the opponent wins by VCT
-    /// after root move `m` (its proof line), with the budget of a root VCT probe.
+    /// The root VCT guard on the move about to be played: whether the opponent wins by VCT
+    /// after root move `m` (its proof line), with the budget of a root VCT probe at `depth`.
     fn root_vct_guard(&mut self, m: Pos, depth: i32) -> VctProbe {
         let (nodes, deadline) = self.probe_budget(depth);
         let stop = self.shared.limits.stop.clone();
-        let solver = self
-            .guard_solver
-            .get_or_insert_with(|| Solver::new(0).with_stop(stop));
-        let before = solver.nodes;
         self.board.play_unchecked(m);
-        let sol = solver.vct_resume(&mut self.board, ROOT_VCT_DEPTH, nodes, deadline);
+        let (probe, n) = vct_probe(
+            &mut self.guard_solver,
+            &mut self.board,
+            stop,
+            nodes,
+            deadline,
+        );
         self.board.undo();
-        self.nodes += solver.nodes - before;
-        match sol {
-            Solution::Win(line) => VctProbe::Win(line),
-            Solution::NoWin if !solver.gave_up() => VctProbe::Exhausted,
-            Solution::NoWin => VctProbe::Open,
-        }
+        self.nodes += n;
+        probe
     }
 
     /// Node and time budget of a root VCT probe after the iteration at `depth` (see
