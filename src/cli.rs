@@ -147,6 +147,25 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Post-mortem of a match's decisive games by threats: where the winner first had a VCT and
+    /// whether the loser's move before it let it in (see `src/postmortem.rs`).
+    Postmortem {
+        /// Directory of the match's arena records (`game-NNNNN.psq`).
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// Rule of the games.
+        #[arg(long, default_value = "renju")]
+        rule: Rule,
+        /// Board side.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        /// Node limit of each solver run.
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+        /// Use only the first N records.
+        #[arg(long)]
+        games: Option<usize>,
+    },
     /// Measure the engine on a file of tactics: its move in each position, searched as the
     /// protocol engine searches a turn, is checked by the solvers; prints the counts per kind.
     Tactics {
@@ -466,6 +485,13 @@ pub fn run(
             games,
             out: path,
         }) => tacticsgen_command(&data, per_kind, (min_ply, games), &path, out),
+        Some(Command::Postmortem {
+            dir,
+            rule,
+            size,
+            nodes,
+            games,
+        }) => postmortem_command(&dir, rule, size, nodes, games, out),
         Some(Command::Tactics {
             file,
             turn_ms,
@@ -950,6 +976,104 @@ fn tacticsgen_command(
         path.display()
     )
     .map_err(io)
+}
+
+fn postmortem_command(
+    dir: &std::path::Path,
+    rule: Rule,
+    size: usize,
+    nodes: u64,
+    games: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::postmortem::{parse_psq, verdict, Decided, Verdict};
+    use rayon::prelude::*;
+    let io = |e: std::io::Error| e.to_string();
+    if !(5..=22).contains(&size) || !(1_000..=100_000_000).contains(&nodes) {
+        return Err("--size must be in 5..=22, --nodes in 1000..=100000000".into());
+    }
+    let mut files: Vec<(usize, std::path::PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let n = name
+                .strip_prefix("game-")?
+                .strip_suffix(".psq")?
+                .parse()
+                .ok()?;
+            Some((n, path))
+        })
+        .collect();
+    if files.is_empty() {
+        return Err(format!("{}: no game-NNNNN.psq records", dir.display()));
+    }
+    files.sort();
+    files.truncate(games.unwrap_or(usize::MAX));
+    // Per record: its number, its stones with their times, the verdict.
+    type Record = (usize, Vec<(Pos, u64)>, Verdict);
+    let results: Vec<Result<Record, String>> = files
+        .par_iter()
+        .map(|(n, path)| {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let stones = parse_psq(&text, size).map_err(|e| format!("{}: {e}", path.display()))?;
+            let moves: Vec<Pos> = stones.iter().map(|s| s.0).collect();
+            let v = verdict(&moves, rule, size, nodes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((*n, stones, v))
+        })
+        .collect();
+    // counts[engine][decided], engine 0 = the pairing's first (black in odd games).
+    let mut counts = [[0usize; 3]; 2];
+    let mut draws = 0;
+    for r in results {
+        let (n, stones, v) = r?;
+        let Verdict::Decisive {
+            winner,
+            ply,
+            decided,
+            proof_nodes,
+        } = v
+        else {
+            draws += 1;
+            continue;
+        };
+        let loser_black = winner == Color::White;
+        let engine = usize::from(loser_black != (n % 2 == 1));
+        let k = decided as usize;
+        counts[engine][k] += 1;
+        let (m, ms) = stones[ply - 1];
+        writeln!(
+            out,
+            "game {n}: {} wins; first VCT at stone {} (proved in {proof_nodes} nodes); {}'s move {} ({}, {ms} ms, {} engine): {}",
+            winner.name(),
+            ply + 1,
+            winner.opponent().name(),
+            ply,
+            m.to_renju(size),
+            if engine == 0 { "first" } else { "second" },
+            decided.name()
+        )
+        .map_err(io)?;
+    }
+    for (e, c) in counts.iter().enumerate() {
+        writeln!(
+            out,
+            "{} engine lost {}: {} {}, {} {}, {} {}",
+            if e == 0 { "first" } else { "second" },
+            c.iter().sum::<usize>(),
+            c[Decided::Allowed as usize],
+            Decided::Allowed.name(),
+            c[Decided::Lost as usize],
+            Decided::Lost.name(),
+            c[Decided::Unclear as usize],
+            Decided::Unclear.name()
+        )
+        .map_err(io)?;
+    }
+    writeln!(out, "draws {draws}").map_err(io)?;
+    Ok(())
 }
 
 fn tactics_command(

@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod eval;
 pub mod opening;
 pub mod pattern;
+pub mod postmortem;
 pub mod protocol;
 pub mod rules;
 pub mod search;
