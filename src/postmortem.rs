@@ -16,6 +16,7 @@
 //! May import every module (it sits beside the command line).
 
 use crate::board::Board;
+use crate::opening;
 use crate::rules;
 use crate::search::threats::legal;
 use crate::search::vcf::{Solution, Solver};
@@ -106,19 +107,14 @@ fn vct(board: &mut Board, nodes: u64) -> (bool, bool) {
 /// within `nodes` nodes.
 ///
 /// # Errors
-/// A board size out of range or an illegal move in the record.
+/// A board size out of range, an illegal move in the record, or a five before its last stone.
 pub fn verdict(moves: &[Pos], rule: Rule, size: usize, nodes: u64) -> Result<Verdict, String> {
-    let replay = |n: usize| -> Result<Board, String> {
-        let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
-        for (i, &m) in moves[..n].iter().enumerate() {
-            rules::try_play(&mut b, m).map_err(|e| format!("move {}: {e}", i + 1))?;
-        }
-        Ok(b)
-    };
-    let end = replay(moves.len())?;
-    let Some(&last) = moves.last() else {
+    let Some((&last, head)) = moves.split_last() else {
         return Ok(Verdict::Draw);
     };
+    // The record checked once: legal stones, no five before the last one.
+    let mut end = opening::board_of(rule, size, head)?;
+    rules::try_play(&mut end, last).map_err(|e| format!("move {}: {e}", moves.len()))?;
     if !rules::is_win(&end, last) {
         return Ok(Verdict::Draw);
     }
@@ -127,17 +123,18 @@ pub fn verdict(moves: &[Pos], rule: Rule, size: usize, nodes: u64) -> Result<Ver
     } else {
         Color::White
     };
-    let mut b = replay(0)?;
-    let mut ply = moves.len() - 1;
-    for (k, &m) in moves.iter().enumerate() {
-        if b.side_to_move() == winner && k > 0 && vct(&mut b, nodes).0 {
-            ply = k;
+    // The first position (after at least one stone) where the winner to move has a VCT; the
+    // winner has a five point before its last stone at the latest.
+    let mut at = Board::new(size, rule).map_err(|e| e.to_string())?;
+    let mut ply = 0;
+    for &m in head {
+        at.play_unchecked(m);
+        ply += 1;
+        if at.side_to_move() == winner && vct(&mut at, nodes).0 {
             break;
         }
-        b.play_unchecked(m);
     }
     let mut proof_nodes = nodes;
-    let mut at = replay(ply)?;
     let mut n = 1_000;
     while n < nodes {
         if vct(&mut at, n).0 {
@@ -146,7 +143,8 @@ pub fn verdict(moves: &[Pos], rule: Rule, size: usize, nodes: u64) -> Result<Ver
         }
         n *= 2;
     }
-    let mut before = replay(ply - 1)?;
+    let mut before = at.clone();
+    before.undo();
     let loser = winner.opponent();
     let mut unsettled = false;
     let mut decided = Decided::Lost;
