@@ -1,7 +1,8 @@
 //! Differential tests on many seeded hard positions: the fast renju foul detector against the
 //! slow reference at every empty point (size knob `FOUL_POSITIONS`, default 20,000; seed knob
 //! `FOUL_SEED`), and the search's open-three defence generator against the try-every-move
-//! reference (size knob `DEFENCE_POSITIONS`).
+//! reference (size knob `DEFENCE_POSITIONS`), and the five-point and quiescence-four shortcuts
+//! against plain scans (size knob `SHORTCUT_POSITIONS`).
 
 mod common;
 use rayon::prelude::*;
@@ -216,5 +217,60 @@ fn class_with_equals_playing_the_stone() {
     assert!(
         changed > compared / 50,
         "only {changed} of {compared} classes changed"
+    );
+}
+
+/// The search's shortcuts for five points and quiescence fours equal the plain scans: the
+/// five point found first on the last stones' lines is the lowest-index one of the candidate
+/// area, and the fours near a stone are the fours of the whole area within that reach, in the
+/// same order. On seeded positions of every rule, each followed by random stones (so the last
+/// stones make fives and fours). Size knob: `SHORTCUT_POSITIONS` (default 4,000).
+#[test]
+fn five_and_near_four_shortcuts_equal_scans() {
+    use rand::{Rng, SeedableRng};
+    use renju_engine::pattern::Class;
+    use renju_engine::search::threats::{find_five, four_moves, four_moves_near, within_reach};
+    let positions = env_usize("SHORTCUT_POSITIONS", 4_000);
+    let mut gen = common::PositionGen::new(91);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(91);
+    let (mut fives, mut near) = (0usize, 0usize);
+    for i in 0..positions {
+        let (rule, mut b) = mixed_position(&mut gen, i);
+        let n = b.size();
+        for _ in 0..8 {
+            for c in [Color::Black, Color::White] {
+                let scan = b.candidates().find(|&p| b.class(p, c) == Class::Five);
+                assert_eq!(find_five(&b, c), scan, "position {i}, {rule:?}, {c:?}\n{b}");
+                fives += usize::from(scan.is_some());
+                let centres: Vec<_> = (0..2)
+                    .filter_map(|k| b.ply_back(k))
+                    .filter(|(p, _)| !p.is_pass())
+                    .map(|(p, _)| p)
+                    .collect();
+                for centre in centres {
+                    let (cx, cy) = (centre.x(n) as i32, centre.y(n) as i32);
+                    let want: Vec<_> = four_moves(&mut b, c)
+                        .into_iter()
+                        .filter(|p| within_reach(p.x(n) as i32 - cx, p.y(n) as i32 - cy, 2, 4))
+                        .collect();
+                    let got = four_moves_near(&mut b, c, centre, 2, 4);
+                    assert_eq!(
+                        got, want,
+                        "position {i}, {rule:?}, {c:?} near {centre:?}\n{b}"
+                    );
+                    near += got.len();
+                }
+            }
+            let cands: Vec<_> = b.candidates().collect();
+            if cands.is_empty() {
+                break;
+            }
+            let p = cands[rng.gen_range(0..cands.len())];
+            b.play_unchecked(p);
+        }
+    }
+    assert!(
+        fives > positions && near > positions,
+        "{fives} fives, {near} near fours"
     );
 }

@@ -427,18 +427,47 @@ impl Board {
     }
 
     /// The empty cells of the candidate area, in index order.
-    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
-        (0..SET_WORDS).flat_map(move |w| {
-            let mut bits = self.cand[w] & !self.occupied[w];
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(Pos((w * 64 + b) as u16))
-            })
-        })
+    #[inline]
+    pub fn candidates(&self) -> Candidates {
+        let mut set = self.cand;
+        for (w, o) in set.iter_mut().zip(self.occupied.iter()) {
+            *w &= !o;
+        }
+        Candidates {
+            set,
+            word: 0,
+            bits: set[0],
+        }
+    }
+
+    /// The empty cells of the candidate area within `mask`, in index order.
+    #[inline]
+    pub fn candidates_in(&self, mask: &CellSet) -> Candidates {
+        let mut set = self.cand;
+        for ((w, o), m) in set.iter_mut().zip(self.occupied.iter()).zip(mask.iter()) {
+            *w &= !o & m;
+        }
+        Candidates {
+            set,
+            word: 0,
+            bits: set[0],
+        }
+    }
+
+    /// The cells on the four lines through `p` within four cells of it (`p` excluded): where
+    /// a five point made by a stone at `p` lies.
+    #[inline]
+    #[must_use]
+    pub fn line_mask(&self, p: Pos) -> &'static CellSet {
+        &line_masks(self.size)[p.index()]
+    }
+
+    /// How far along a line a stone changes the patterns of the empty cells it shares that line
+    /// with (see [`Board::class_with`]).
+    #[inline]
+    #[must_use]
+    pub fn update_reach(&self) -> usize {
+        self.reach
     }
 
     /// Play a stone for the side to move at empty cell `p`, without any check but debug asserts.
@@ -629,6 +658,32 @@ impl Board {
     }
 }
 
+/// The iterator of [`Board::candidates`]: the cells of a cell set in index order.
+#[derive(Clone)]
+pub struct Candidates {
+    set: CellSet,
+    word: usize,
+    bits: u64,
+}
+
+impl Iterator for Candidates {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= SET_WORDS {
+                return None;
+            }
+            self.bits = self.set[self.word];
+        }
+        let b = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(Pos((self.word * 64 + b) as u16))
+    }
+}
+
 /// Colour `c`'s cell key (see [`crate::pattern::table::cell_key`]) from a packed pattern word
 /// (byte `d` = direction `d`, black in the low nibble).
 #[inline]
@@ -637,6 +692,32 @@ pub fn cell_key_of(pats: u32, c: Color) -> usize {
     let v = (pats >> (4 * c.index() as u32)) & 0x0F0F_0F0F;
     let digit = |d: u32| ((v >> (8 * d)) & 0xF) as usize;
     digit(0) + 10 * digit(1) + 100 * digit(2) + 1000 * digit(3)
+}
+
+/// The [`Board::line_mask`] of every cell of a board of side `size` (shared, built once).
+fn line_masks(size: usize) -> &'static [CellSet] {
+    use std::sync::OnceLock;
+    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
+    MASKS[size].get_or_init(|| {
+        let n = size as i32;
+        (0..size * size)
+            .map(|p| {
+                let (x, y) = ((p % size) as i32, (p / size) as i32);
+                let mut m = [0u64; SET_WORDS];
+                for (dx, dy) in DIRS {
+                    for k in (-4..=4).filter(|&k| k != 0) {
+                        let (qx, qy) = (x + dx * k, y + dy * k);
+                        if (0..n).contains(&qx) && (0..n).contains(&qy) {
+                            let q = (qy * n + qx) as usize;
+                            m[q / 64] |= 1 << (q % 64);
+                        }
+                    }
+                }
+                m
+            })
+            .collect()
+    })
 }
 
 /// The candidate-area masks of every cell of a board of side `size` (shared, built once).

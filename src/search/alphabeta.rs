@@ -3,8 +3,8 @@
 use super::params::*;
 use super::picker::{Keyed, Picker};
 use super::threats::{
-    find_five, four_moves_where, has_open_four, legal, rank, sort_moves, static_order_key,
-    within_reach, DefenceFilter,
+    find_five, four_moves, four_moves_near, has_open_four, legal, rank, sort_moves,
+    static_order_key, DefenceFilter,
 };
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
@@ -658,18 +658,15 @@ impl<'a> Worker<'a> {
         alpha = alpha.max(stand);
         // After its first four, only fours near the side's own last stone: a four sequence
         // that wins builds on the stones it has just played.
-        let n = self.board.size();
         let last = self
             .board
             .ply_back(1)
             .filter(|(p, _)| qply >= 2 && !p.is_pass())
-            .map(|(p, _)| (p.x(n) as i32, p.y(n) as i32));
-        let mut moves = four_moves_where(&mut self.board, me, |p| {
-            last.is_none_or(|(lx, ly)| {
-                let (dx, dy) = (p.x(n) as i32 - lx, p.y(n) as i32 - ly);
-                within_reach(dx, dy, QS_NEAR_SQUARE, QS_NEAR_LINE)
-            })
-        });
+            .map(|(p, _)| p);
+        let mut moves = match last {
+            Some(l) => four_moves_near(&mut self.board, me, l, QS_NEAR_SQUARE, QS_NEAR_LINE),
+            None => four_moves(&mut self.board, me),
+        };
         if let Some(i) = moves.iter().position(|&p| p == tt_move) {
             let m = moves.remove(i);
             moves.insert(0, m);

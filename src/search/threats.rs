@@ -1,7 +1,7 @@
 //! Threat helpers shared by the solvers and the alpha-beta search: legality, five points,
 //! four-making and three-making moves.
 
-use crate::board::Board;
+use crate::board::{Board, CellSet, SET_WORDS};
 use crate::pattern::{Class, Pattern};
 use crate::rules::renju;
 use crate::types::{Color, Pos, Rule};
@@ -32,10 +32,31 @@ pub fn has_five(board: &Board, c: Color) -> bool {
 }
 
 /// The first (lowest index) five point of `c` in the candidate area.
+///
+/// A single five point is looked for first on the lines of `c`'s last two stones (where a five
+/// point made by the last move lies), then, if it is elsewhere or there are several, in index
+/// order over the candidate area.
 #[must_use]
 pub fn find_five(board: &Board, c: Color) -> Option<Pos> {
-    if !has_five(board, c) {
+    let count = board.count(c, Class::Five);
+    if count == 0 {
         return None;
+    }
+    if count == 1 {
+        for k in 0..2 {
+            let Some((p, col)) = board.ply_back(k) else {
+                break;
+            };
+            if col != c || p.is_pass() {
+                continue;
+            }
+            if let Some(f) = board
+                .candidates_in(board.line_mask(p))
+                .find(|&q| board.class(q, c) == Class::Five)
+            {
+                return Some(f);
+            }
+        }
     }
     board
         .candidates()
@@ -53,20 +74,48 @@ pub fn has_open_four(board: &Board, c: Color) -> bool {
 /// The legal moves of `c` that make a four (or five), best first (by class, then score, ties by
 /// cell).
 pub fn four_moves(board: &mut Board, c: Color) -> Vec<Pos> {
-    four_moves_where(board, c, |_| true)
-}
-
-/// The moves of [`four_moves`] that `keep` accepts, in the same order; `keep` is asked before
-/// the (renju black) legality check, so cells it rejects cost no foul test.
-pub fn four_moves_where(board: &mut Board, c: Color, keep: impl Fn(Pos) -> bool) -> Vec<Pos> {
     let mut v: SmallVec<[(i32, Pos); 16]> = board
         .candidates()
         .filter_map(|p| {
             let class = board.class(p, c);
-            ((class == Class::Five || class.is_four()) && keep(p))
+            (class == Class::Five || class.is_four())
                 .then(|| (rank(class) * 100_000 + board.score(p, c), p))
         })
         .collect();
+    v.retain(|&mut (_, p)| legal(board, p, c));
+    sort_moves(&mut v)
+}
+
+/// The moves of [`four_moves`] within `square` (Chebyshev distance) of `centre` or on one of its
+/// four lines within `line` cells ([`within_reach`]), in the same order. Only those cells are
+/// looked at (a four point is always in the candidate area: three stones share its five-cell
+/// window, one of them within two cells).
+pub fn four_moves_near(
+    board: &mut Board,
+    c: Color,
+    centre: Pos,
+    square: i32,
+    line: i32,
+) -> Vec<Pos> {
+    let n = board.size() as i32;
+    let (cx, cy) = (centre.x(n as usize) as i32, centre.y(n as usize) as i32);
+    let r = square.max(line);
+    let mut v: SmallVec<[(i32, Pos); 16]> = SmallVec::new();
+    for y in (cy - r).max(0)..=(cy + r).min(n - 1) {
+        for x in (cx - r).max(0)..=(cx + r).min(n - 1) {
+            if !within_reach(x - cx, y - cy, square, line) {
+                continue;
+            }
+            let p = Pos::new(x as usize, y as usize, n as usize);
+            if !board.is_empty(p) {
+                continue;
+            }
+            let class = board.class(p, c);
+            if class == Class::Five || class.is_four() {
+                v.push((rank(class) * 100_000 + board.score(p, c), p));
+            }
+        }
+    }
     v.retain(|&mut (_, p)| legal(board, p, c));
     sort_moves(&mut v)
 }
@@ -119,6 +168,10 @@ pub fn open_four_defences(
 pub struct DefenceFilter {
     c: Color,
     watched: SmallVec<[Pos; 16]>,
+    /// The cells that can change the class of every current open-four point of the opponent:
+    /// the point itself and the cells within the update reach on its four lines. A move
+    /// outside it that makes no four defends nothing.
+    zone: CellSet,
 }
 
 impl DefenceFilter {
@@ -126,32 +179,62 @@ impl DefenceFilter {
     #[must_use]
     pub fn new(board: &Board, c: Color) -> DefenceFilter {
         let opp = c.opponent();
-        let watched = board
+        // Only a cell whose class is a four or stronger (or a renju foul) can hold an
+        // open-four pattern or two fours (checked over every cell key by a unit test).
+        let watched: SmallVec<[Pos; 16]> = board
             .candidates()
             .filter(|&q| {
-                board.class(q, opp) == Class::OpenFour || {
-                    let pats = (0..4).map(|d| board.pattern(q, d, opp));
-                    pats.clone().any(|pat| pat == Pattern::OpenFour)
-                        || pats.map(Pattern::four_count).sum::<u32>() >= 2
-                }
+                let class = board.class(q, opp);
+                class as u8 >= Class::Four as u8
+                    && (class == Class::OpenFour || {
+                        let pats = (0..4).map(|d| board.pattern(q, d, opp));
+                        pats.clone().any(|pat| pat == Pattern::OpenFour)
+                            || pats.map(Pattern::four_count).sum::<u32>() >= 2
+                    })
             })
             .collect();
-        DefenceFilter { c, watched }
+        let mut zone = [u64::MAX; SET_WORDS];
+        let reach = board.update_reach() as i32;
+        for &q in watched
+            .iter()
+            .filter(|&&q| board.class(q, opp) == Class::OpenFour)
+        {
+            let mut z = [0u64; SET_WORDS];
+            let mut add = |p: Pos| z[p.index() / 64] |= 1 << (p.index() % 64);
+            add(q);
+            for d in 0..4 {
+                for sign in [-1, 1] {
+                    for i in 1..=reach {
+                        let Some(p) = board.step(q, d, sign * i) else {
+                            break;
+                        };
+                        add(p);
+                    }
+                }
+            }
+            for (a, b) in zone.iter_mut().zip(z.iter()) {
+                *a &= b;
+            }
+        }
+        DefenceFilter { c, watched, zone }
     }
 
     /// Whether `c` playing the empty cell `p` on the same `board` defends.
     #[must_use]
     pub fn defends(&self, board: &Board, p: Pos) -> bool {
         let (c, opp) = (self.c, self.c.opponent());
-        let makes_four = (0..4).any(|d| {
-            let pat = board.pattern(p, d, c);
-            pat.four_count() > 0 || pat == Pattern::Five
-        });
+        // A cell below the four classes holds no four or five pattern (unit test below).
+        let makes_four = board.class(p, c) as u8 >= Class::Four as u8
+            && (0..4).any(|d| {
+                let pat = board.pattern(p, d, c);
+                pat.four_count() > 0 || pat == Pattern::Five
+            });
         makes_four
-            || self
-                .watched
-                .iter()
-                .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour)
+            || (self.zone[p.index() / 64] >> (p.index() % 64) & 1 != 0
+                && self
+                    .watched
+                    .iter()
+                    .all(|&q| q == p || board.class_with(q, p, c, opp) != Class::OpenFour))
     }
 }
 
@@ -209,5 +292,39 @@ pub const fn rank(c: Class) -> i32 {
         Class::Four => 5,
         Class::OpenThree => 4,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::table::{cell_key_patterns, info_class, Tables, CELL_KEYS};
+
+    /// [`DefenceFilter`] looks at patterns only where the class is a four or stronger: every
+    /// cell key holding a four, an open four or a five pattern must have such a class, for
+    /// every rule and colour.
+    #[test]
+    fn open_four_patterns_only_in_four_classes() {
+        let mut seen = 0;
+        for rule in Rule::ALL {
+            let t = Tables::get(rule);
+            for c in Color::ALL {
+                for key in 0..CELL_KEYS {
+                    let pats = cell_key_patterns(key);
+                    let latent = pats.contains(&Pattern::OpenFour)
+                        || pats.contains(&Pattern::Five)
+                        || pats.iter().map(|p| p.four_count()).sum::<u32>() >= 1;
+                    if latent {
+                        seen += 1;
+                        let class = info_class(t.cell_info(key, c));
+                        assert!(
+                            class as u8 >= Class::Four as u8,
+                            "{rule:?} {c:?} key {key}: {pats:?} is {class:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(seen > 1000, "{seen}");
     }
 }
