@@ -429,15 +429,7 @@ impl Board {
     /// The empty cells of the candidate area, in index order.
     #[inline]
     pub fn candidates(&self) -> Candidates {
-        let mut set = self.cand;
-        for (w, o) in set.iter_mut().zip(self.occupied.iter()) {
-            *w &= !o;
-        }
-        Candidates {
-            set,
-            word: 0,
-            bits: set[0],
-        }
+        self.candidates_in(&[u64::MAX; SET_WORDS])
     }
 
     /// The empty cells of the candidate area within `mask`, in index order.
@@ -694,24 +686,23 @@ pub fn cell_key_of(pats: u32, c: Color) -> usize {
     digit(0) + 10 * digit(1) + 100 * digit(2) + 1000 * digit(3)
 }
 
-/// The [`Board::line_mask`] of every cell of a board of side `size` (shared, built once).
-fn line_masks(size: usize) -> &'static [CellSet] {
-    use std::sync::OnceLock;
-    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
-        [const { OnceLock::new() }; MAX_SIZE + 1];
-    MASKS[size].get_or_init(|| {
+/// Per-cell masks of a board of side `size`: `cells(x, y)` lists the cells of cell `(x, y)`'s
+/// mask; built once per size into `cache`.
+fn cell_masks<I: Iterator<Item = (i32, i32)>>(
+    cache: &'static [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1],
+    size: usize,
+    cells: impl Fn(i32, i32) -> I,
+) -> &'static [CellSet] {
+    cache[size].get_or_init(|| {
         let n = size as i32;
         (0..size * size)
             .map(|p| {
-                let (x, y) = ((p % size) as i32, (p / size) as i32);
                 let mut m = [0u64; SET_WORDS];
-                for (dx, dy) in DIRS {
-                    for k in (-4..=4).filter(|&k| k != 0) {
-                        let (qx, qy) = (x + dx * k, y + dy * k);
-                        if (0..n).contains(&qx) && (0..n).contains(&qy) {
-                            let q = (qy * n + qx) as usize;
-                            m[q / 64] |= 1 << (q % 64);
-                        }
+                let (x, y) = ((p % size) as i32, (p / size) as i32);
+                for (qx, qy) in cells(x, y) {
+                    if (0..n).contains(&qx) && (0..n).contains(&qy) {
+                        let q = (qy * n + qx) as usize;
+                        m[q / 64] |= 1 << (q % 64);
                     }
                 }
                 m
@@ -720,26 +711,26 @@ fn line_masks(size: usize) -> &'static [CellSet] {
     })
 }
 
+/// The [`Board::line_mask`] of every cell of a board of side `size` (shared, built once).
+fn line_masks(size: usize) -> &'static [CellSet] {
+    static MASKS: [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
+        [const { std::sync::OnceLock::new() }; MAX_SIZE + 1];
+    cell_masks(&MASKS, size, |x, y| {
+        DIRS.into_iter().flat_map(move |(dx, dy)| {
+            (-4..=4)
+                .filter(|&k| k != 0)
+                .map(move |k| (x + dx * k, y + dy * k))
+        })
+    })
+}
+
 /// The candidate-area masks of every cell of a board of side `size` (shared, built once).
 fn near_masks(size: usize) -> &'static [CellSet] {
-    use std::sync::OnceLock;
-    static MASKS: [OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
-        [const { OnceLock::new() }; MAX_SIZE + 1];
-    MASKS[size].get_or_init(|| {
-        let r = CANDIDATE_RADIUS as i32;
-        (0..size * size)
-            .map(|p| {
-                let (x, y) = ((p % size) as i32, (p / size) as i32);
-                let mut m = [0u64; SET_WORDS];
-                for ny in (y - r).max(0)..=(y + r).min(size as i32 - 1) {
-                    for nx in (x - r).max(0)..=(x + r).min(size as i32 - 1) {
-                        let q = ny as usize * size + nx as usize;
-                        m[q / 64] |= 1 << (q % 64);
-                    }
-                }
-                m
-            })
-            .collect()
+    static MASKS: [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
+        [const { std::sync::OnceLock::new() }; MAX_SIZE + 1];
+    let r = CANDIDATE_RADIUS as i32;
+    cell_masks(&MASKS, size, move |x, y| {
+        (y - r..=y + r).flat_map(move |ny| (x - r..=x + r).map(move |nx| (nx, ny)))
     })
 }
 

@@ -76,14 +76,17 @@ pub fn has_open_four(board: &Board, c: Color) -> bool {
 pub fn four_moves(board: &mut Board, c: Color) -> Vec<Pos> {
     let mut v: SmallVec<[(i32, Pos); 16]> = board
         .candidates()
-        .filter_map(|p| {
-            let class = board.class(p, c);
-            (class == Class::Five || class.is_four())
-                .then(|| (rank(class) * 100_000 + board.score(p, c), p))
-        })
+        .filter_map(|p| four_key(board, p, c).map(|k| (k, p)))
         .collect();
     v.retain(|&mut (_, p)| legal(board, p, c));
     sort_moves(&mut v)
+}
+
+/// The ordering key of [`four_moves`] for cell `p` of `c`, if `p` makes a four or five.
+#[inline]
+fn four_key(board: &Board, p: Pos, c: Color) -> Option<i32> {
+    let class = board.class(p, c);
+    (class == Class::Five || class.is_four()).then(|| rank(class) * 100_000 + board.score(p, c))
 }
 
 /// The moves of [`four_moves`] within `square` (Chebyshev distance) of `centre` or on one of its
@@ -110,9 +113,8 @@ pub fn four_moves_near(
             if !board.is_empty(p) {
                 continue;
             }
-            let class = board.class(p, c);
-            if class == Class::Five || class.is_four() {
-                v.push((rank(class) * 100_000 + board.score(p, c), p));
+            if let Some(k) = four_key(board, p, c) {
+                v.push((k, p));
             }
         }
     }
