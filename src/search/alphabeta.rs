@@ -70,6 +70,13 @@ fn reduction_table() -> Vec<[i32; 64]> {
     t
 }
 
+/// History bonus of a move that cut off at remaining `depth` (the malus of the quiet moves
+/// searched before it).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS * depth * depth).min(HISTORY_BONUS_MAX)
+}
+
 /// Move-count pruning limit at `depth`.
 #[inline]
 fn move_count_limit(depth: i32, improving: bool) -> usize {
@@ -526,7 +533,16 @@ impl<'a> Worker<'a> {
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
-        k + (self.history[me.index()][p.index()] >> 4).min(4_000)
+        k + (self.history[me.index()][p.index()] >> 4)
+    }
+
+    /// Move `m` of `me` gets history `bonus` (negative: a malus), with gravity: the entry
+    /// moves towards [`HISTORY_MAX`] (or its negative) by a share of the distance left, so it
+    /// never leaves `[-HISTORY_MAX, HISTORY_MAX]` and recent results outweigh old ones.
+    #[inline]
+    fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
+        let h = &mut self.history[me.index()][m.index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
@@ -842,6 +858,7 @@ impl<'a> Worker<'a> {
             && alpha.abs() < WIN_THRESHOLD
             && static_eval + self.futility_unit * MOVE_FUTILITY_PLIES * depth <= alpha;
         let mut next = 0usize;
+        let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
         while let Some(m) = picker.next_move() {
             let class = self.board.class(m, me);
             let own = rank(class);
@@ -945,10 +962,17 @@ impl<'a> Worker<'a> {
                                 k[0] = m;
                             }
                         }
-                        self.history[me.index()][m.index()] += depth * depth;
+                        let bonus = history_bonus(depth);
+                        self.update_history(me, m, bonus);
+                        for &q in &tried_quiets {
+                            self.update_history(me, q, -bonus);
+                        }
                         break;
                     }
                 }
+            }
+            if !threat && tried_quiets.len() < tried_quiets.inline_size() {
+                tried_quiets.push(m);
             }
         }
         if next == 0 {
