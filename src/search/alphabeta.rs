@@ -77,6 +77,14 @@ fn history_bonus(depth: i32) -> i32 {
     (HISTORY_BONUS * depth * depth).min(HISTORY_BONUS_MAX)
 }
 
+/// History entry `h` after a bonus (or, negative, a malus) of `bonus`, with gravity: it moves
+/// towards the bound of the bonus's sign by the share `|bonus| / HISTORY_MAX` of the distance
+/// left, so for `|bonus| <= HISTORY_MAX` it stays within `[-HISTORY_MAX, HISTORY_MAX]`.
+#[inline]
+fn with_gravity(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
 /// Move-count pruning limit at `depth`.
 #[inline]
 fn move_count_limit(depth: i32, improving: bool) -> usize {
@@ -542,7 +550,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
         let h = &mut self.history[me.index()][m.index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        *h = with_gravity(*h, bonus);
     }
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
@@ -990,5 +998,38 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, ply_i, best_move, best, depth, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Gravity keeps history entries within the bound whatever the sequence of bonuses and
+    /// maluses the search can give, a bonus never lowers an entry nor a malus raises it, and a
+    /// run of bonuses at one depth settles close to the bound (recent results dominate).
+    #[test]
+    fn history_gravity_stays_bounded_and_monotone() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for _ in 0..200 {
+            let mut h = 0;
+            for _ in 0..500 {
+                let b = history_bonus(rng.gen_range(1..40));
+                let b = if rng.gen_bool(0.5) { b } else { -b };
+                let next = with_gravity(h, b);
+                assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&next), "{h} {b} -> {next}");
+                assert!(if b > 0 { next >= h } else { next <= h }, "{h} {b} -> {next}");
+                h = next;
+            }
+        }
+        let mut h = -HISTORY_MAX;
+        for _ in 0..200 {
+            h = with_gravity(h, history_bonus(12));
+        }
+        assert!(h > HISTORY_MAX * 9 / 10, "{h}");
+        assert!(history_bonus(1) > 0 && history_bonus(1) < history_bonus(5));
+        assert_eq!(history_bonus(60), HISTORY_BONUS_MAX);
     }
 }
