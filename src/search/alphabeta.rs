@@ -70,6 +70,21 @@ fn reduction_table() -> Vec<[i32; 64]> {
     t
 }
 
+/// History bonus of a move that cut off at remaining `depth` (the malus of the quiet moves
+/// searched before it).
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS * depth * depth).min(HISTORY_BONUS_MAX)
+}
+
+/// History entry `h` after a bonus (or, negative, a malus) of `bonus`, with gravity: it moves
+/// towards the bound of the bonus's sign by the share `|bonus| / HISTORY_MAX` of the distance
+/// left, so for `|bonus| <= HISTORY_MAX` it stays within `[-HISTORY_MAX, HISTORY_MAX]`.
+#[inline]
+fn with_gravity(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
 /// Move-count pruning limit at `depth`.
 #[inline]
 fn move_count_limit(depth: i32, improving: bool) -> usize {
@@ -526,7 +541,16 @@ impl<'a> Worker<'a> {
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
-        k + (self.history[me.index()][p.index()] >> 4).min(4_000)
+        k + (self.history[me.index()][p.index()] >> 4)
+    }
+
+    /// Move `m` of `me` gets history `bonus` (negative: a malus), with gravity: the entry
+    /// moves towards [`HISTORY_MAX`] (or its negative) by a share of the distance left, so it
+    /// never leaves `[-HISTORY_MAX, HISTORY_MAX]` and recent results outweigh old ones.
+    #[inline]
+    fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
+        let h = &mut self.history[me.index()][m.index()];
+        *h = with_gravity(*h, bonus);
     }
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
@@ -842,6 +866,7 @@ impl<'a> Worker<'a> {
             && alpha.abs() < WIN_THRESHOLD
             && static_eval + self.futility_unit * MOVE_FUTILITY_PLIES * depth <= alpha;
         let mut next = 0usize;
+        let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
         while let Some(m) = picker.next_move() {
             let class = self.board.class(m, me);
             let own = rank(class);
@@ -945,10 +970,17 @@ impl<'a> Worker<'a> {
                                 k[0] = m;
                             }
                         }
-                        self.history[me.index()][m.index()] += depth * depth;
+                        let bonus = history_bonus(depth);
+                        self.update_history(me, m, bonus);
+                        for &q in &tried_quiets {
+                            self.update_history(me, q, -bonus);
+                        }
                         break;
                     }
                 }
+            }
+            if !threat && tried_quiets.len() < tried_quiets.inline_size() {
+                tried_quiets.push(m);
             }
         }
         if next == 0 {
@@ -966,5 +998,38 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, ply_i, best_move, best, depth, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Gravity keeps history entries within the bound whatever the sequence of bonuses and
+    /// maluses the search can give, a bonus never lowers an entry nor a malus raises it, and a
+    /// run of bonuses at one depth settles close to the bound (recent results dominate).
+    #[test]
+    fn history_gravity_stays_bounded_and_monotone() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for _ in 0..200 {
+            let mut h = 0;
+            for _ in 0..500 {
+                let b = history_bonus(rng.gen_range(1..40));
+                let b = if rng.gen_bool(0.5) { b } else { -b };
+                let next = with_gravity(h, b);
+                assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&next), "{h} {b} -> {next}");
+                assert!(if b > 0 { next >= h } else { next <= h }, "{h} {b} -> {next}");
+                h = next;
+            }
+        }
+        let mut h = -HISTORY_MAX;
+        for _ in 0..200 {
+            h = with_gravity(h, history_bonus(12));
+        }
+        assert!(h > HISTORY_MAX * 9 / 10, "{h}");
+        assert!(history_bonus(1) > 0 && history_bonus(1) < history_bonus(5));
+        assert_eq!(history_bonus(60), HISTORY_BONUS_MAX);
     }
 }

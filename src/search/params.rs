@@ -102,3 +102,12 @@ pub const ROOT_VCT_NODES: u64 = 4_000;
 /// Root VCT probe: the most threat moves (threes and fours) of the attacker in a proof
 /// (untested).
 pub const ROOT_VCT_DEPTH: u32 = 10;
+
+/// History entries stay within `[-HISTORY_MAX, HISTORY_MAX]` (gravity); the ordering key adds
+/// the entry divided by 16.
+pub const HISTORY_MAX: i32 = 64_000;
+/// History bonus per squared ply of remaining depth for a move that cuts off (the quiet moves
+/// searched before it get the same as a malus).
+pub const HISTORY_BONUS: i32 = 32;
+/// Largest history bonus.
+pub const HISTORY_BONUS_MAX: i32 = 8_000;
