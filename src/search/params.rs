@@ -104,7 +104,9 @@ pub const ROOT_VCT_NODES: u64 = 4_000;
 pub const ROOT_VCT_DEPTH: u32 = 10;
 
 /// History entries stay within `[-HISTORY_MAX, HISTORY_MAX]` (gravity); the ordering key adds
-/// the entry divided by 16.
+/// the entry divided by 16, so at most the 4,000 the unbounded history was capped at before.
+/// The three history constants were set once, not tuned (ledger: gravity and malus together
+/// +10.8 over 6000 renju games at 0.05 s/move).
 pub const HISTORY_MAX: i32 = 64_000;
 /// History bonus per squared ply of remaining depth for a move that cuts off (the quiet moves
 /// searched before it get the same as a malus).
