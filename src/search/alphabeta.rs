@@ -1019,8 +1019,14 @@ mod tests {
                 let b = history_bonus(rng.gen_range(1..40));
                 let b = if rng.gen_bool(0.5) { b } else { -b };
                 let next = with_gravity(h, b);
-                assert!((-HISTORY_MAX..=HISTORY_MAX).contains(&next), "{h} {b} -> {next}");
-                assert!(if b > 0 { next >= h } else { next <= h }, "{h} {b} -> {next}");
+                assert!(
+                    (-HISTORY_MAX..=HISTORY_MAX).contains(&next),
+                    "{h} {b} -> {next}"
+                );
+                assert!(
+                    if b > 0 { next >= h } else { next <= h },
+                    "{h} {b} -> {next}"
+                );
                 h = next;
             }
         }
