@@ -544,9 +544,7 @@ impl<'a> Worker<'a> {
         k + (self.history[me.index()][p.index()] >> 4)
     }
 
-    /// Move `m` of `me` gets history `bonus` (negative: a malus), with gravity: the entry
-    /// moves towards [`HISTORY_MAX`] (or its negative) by a share of the distance left, so it
-    /// never leaves `[-HISTORY_MAX, HISTORY_MAX]` and recent results outweigh old ones.
+    /// Move `m` of `me` gets history `bonus` (negative: a malus), by [`with_gravity`].
     #[inline]
     fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
         let h = &mut self.history[me.index()][m.index()];
