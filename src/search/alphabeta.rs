@@ -45,6 +45,9 @@ pub struct Worker<'a> {
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
+    /// History with gravity and a quiet-move malus ([`history_gravity`]); otherwise the
+    /// plain additive history.
+    gravity: bool,
 }
 
 /// What a root VCT probe found.
@@ -117,6 +120,7 @@ impl<'a> Worker<'a> {
     #[must_use]
     pub fn new(board: Board, shared: &'a Shared, id: usize) -> Worker<'a> {
         let futility_unit = CodeWeights::get(board.rule()).scale * FUTILITY_PCT / 100;
+        let gravity = history_gravity(board.rule());
         Worker {
             board,
             shared,
@@ -136,6 +140,7 @@ impl<'a> Worker<'a> {
             vct_solver: None,
             guard_solver: None,
             futility_unit,
+            gravity,
         }
     }
 
@@ -541,7 +546,12 @@ impl<'a> Worker<'a> {
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
-        k + (self.history[me.index()][p.index()] >> 4)
+        let h = self.history[me.index()][p.index()] >> 4;
+        k + if self.gravity {
+            h
+        } else {
+            h.min(PLAIN_HISTORY_CAP)
+        }
     }
 
     /// Move `m` of `me` gets history `bonus` (negative: a malus), by [`with_gravity`].
@@ -549,6 +559,21 @@ impl<'a> Worker<'a> {
     fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
         let h = &mut self.history[me.index()][m.index()];
         *h = with_gravity(*h, bonus);
+    }
+
+    /// The history updates of a cut-off by move `m` of `me` at remaining `depth`, after the
+    /// quiet moves `tried_quiets`: with gravity, a bonus to `m` and the same malus to each of
+    /// them; plain, `depth²` added to `m` only.
+    fn history_cutoff(&mut self, me: Color, m: Pos, depth: i32, tried_quiets: &[Pos]) {
+        if self.gravity {
+            let bonus = history_bonus(depth);
+            self.update_history(me, m, bonus);
+            for &q in tried_quiets {
+                self.update_history(me, q, -bonus);
+            }
+        } else {
+            self.history[me.index()][m.index()] += depth * depth;
+        }
     }
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
@@ -968,11 +993,7 @@ impl<'a> Worker<'a> {
                                 k[0] = m;
                             }
                         }
-                        let bonus = history_bonus(depth);
-                        self.update_history(me, m, bonus);
-                        for &q in &tried_quiets {
-                            self.update_history(me, q, -bonus);
-                        }
+                        self.history_cutoff(me, m, depth, &tried_quiets);
                         break;
                     }
                 }
