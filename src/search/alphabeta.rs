@@ -129,7 +129,7 @@ impl<'a> Worker<'a> {
             flushed: 0,
             stopped: false,
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
-            history: vec![[0; MAX_CELLS]; 2],
+            history: vec![[0; MAX_CELLS]; 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
             extension_limit: 0,
             next_check: CHECK_EVERY,
@@ -546,7 +546,7 @@ impl<'a> Worker<'a> {
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
-        let h = self.history[me.index()][p.index()] >> 4;
+        let h = self.history[self.history_table(me, k >= 10_000)][p.index()] >> 4;
         k + if self.gravity {
             h
         } else {
@@ -554,22 +554,41 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The history table of `me`'s threat moves or quiet moves (renju: two per colour; the
+    /// other rules one per colour).
+    #[inline]
+    fn history_table(&self, me: Color, threat: bool) -> usize {
+        if self.gravity && threat {
+            2 + me.index()
+        } else {
+            me.index()
+        }
+    }
+
     /// Move `m` of `me` gets history `bonus` (negative: a malus), by [`with_gravity`].
     #[inline]
-    fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
-        let h = &mut self.history[me.index()][m.index()];
+    fn update_history(&mut self, me: Color, m: Pos, bonus: i32, threat: bool) {
+        let t = self.history_table(me, threat);
+        let h = &mut self.history[t][m.index()];
         *h = with_gravity(*h, bonus);
     }
 
     /// The history updates of a cut-off by move `m` of `me` at remaining `depth`, after the
     /// quiet moves `tried_quiets`: with gravity, a bonus to `m` and the same malus to each of
     /// them; plain, `depth²` added to `m` only.
-    fn history_cutoff(&mut self, me: Color, m: Pos, depth: i32, tried_quiets: &[Pos]) {
+    fn history_cutoff(
+        &mut self,
+        me: Color,
+        m: Pos,
+        threat: bool,
+        depth: i32,
+        tried_quiets: &[Pos],
+    ) {
         if self.gravity {
             let bonus = history_bonus(depth);
-            self.update_history(me, m, bonus);
+            self.update_history(me, m, bonus, threat);
             for &q in tried_quiets {
-                self.update_history(me, q, -bonus);
+                self.update_history(me, q, -bonus, false);
             }
         } else {
             self.history[me.index()][m.index()] += depth * depth;
@@ -993,7 +1012,7 @@ impl<'a> Worker<'a> {
                                 k[0] = m;
                             }
                         }
-                        self.history_cutoff(me, m, depth, &tried_quiets);
+                        self.history_cutoff(me, m, threat, depth, &tried_quiets);
                         break;
                     }
                 }
