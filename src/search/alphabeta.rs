@@ -28,6 +28,8 @@ pub struct Worker<'a> {
     flushed: u64,
     stopped: bool,
     killers: Vec<[Pos; 2]>,
+    /// History per cell: one table per colour, and in renju a second per colour for threat
+    /// moves ([`Worker::history_table`]).
     history: Vec<[i32; MAX_CELLS]>,
     pv: Vec<Vec<Pos>>,
     extension_limit: usize,
@@ -129,7 +131,7 @@ impl<'a> Worker<'a> {
             flushed: 0,
             stopped: false,
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
-            history: vec![[0; MAX_CELLS]; 2],
+            history: vec![[0; MAX_CELLS]; 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
             extension_limit: 0,
             next_check: CHECK_EVERY,
@@ -543,10 +545,12 @@ impl<'a> Worker<'a> {
     /// Ordering key of a move for `me`.
     fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
         let mut k = static_order_key(&self.board, p, me);
+        // A threat rank (an own open three or more, or the opponent's open-four point).
+        let threat = k >= 10_000;
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
-        let h = self.history[me.index()][p.index()] >> 4;
+        let h = self.history[self.history_table(me, threat)][p.index()] >> 4;
         k + if self.gravity {
             h
         } else {
@@ -554,22 +558,42 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The history table of `me`'s threat moves or quiet moves: in renju two per colour (a
+    /// threat's key is dominated by its rank, so what its cut-offs say about a cell would
+    /// otherwise reorder the quiet moves there), in the other rules one per colour.
+    #[inline]
+    fn history_table(&self, me: Color, threat: bool) -> usize {
+        if self.gravity && threat {
+            2 + me.index()
+        } else {
+            me.index()
+        }
+    }
+
     /// Move `m` of `me` gets history `bonus` (negative: a malus), by [`with_gravity`].
     #[inline]
-    fn update_history(&mut self, me: Color, m: Pos, bonus: i32) {
-        let h = &mut self.history[me.index()][m.index()];
+    fn update_history(&mut self, me: Color, m: Pos, bonus: i32, threat: bool) {
+        let t = self.history_table(me, threat);
+        let h = &mut self.history[t][m.index()];
         *h = with_gravity(*h, bonus);
     }
 
     /// The history updates of a cut-off by move `m` of `me` at remaining `depth`, after the
     /// quiet moves `tried_quiets`: with gravity, a bonus to `m` and the same malus to each of
     /// them; plain, `depth²` added to `m` only.
-    fn history_cutoff(&mut self, me: Color, m: Pos, depth: i32, tried_quiets: &[Pos]) {
+    fn history_cutoff(
+        &mut self,
+        me: Color,
+        m: Pos,
+        threat: bool,
+        depth: i32,
+        tried_quiets: &[Pos],
+    ) {
         if self.gravity {
             let bonus = history_bonus(depth);
-            self.update_history(me, m, bonus);
+            self.update_history(me, m, bonus, threat);
             for &q in tried_quiets {
-                self.update_history(me, q, -bonus);
+                self.update_history(me, q, -bonus, false);
             }
         } else {
             self.history[me.index()][m.index()] += depth * depth;
@@ -993,7 +1017,7 @@ impl<'a> Worker<'a> {
                                 k[0] = m;
                             }
                         }
-                        self.history_cutoff(me, m, depth, &tried_quiets);
+                        self.history_cutoff(me, m, threat, depth, &tried_quiets);
                         break;
                     }
                 }
@@ -1056,5 +1080,40 @@ mod tests {
         assert!(h > HISTORY_MAX * 9 / 10, "{h}");
         assert!(history_bonus(1) > 0 && history_bonus(1) < history_bonus(5));
         assert_eq!(history_bonus(60), HISTORY_BONUS_MAX);
+    }
+    /// In renju a threat move's cut-off leaves the quiet-move ordering of its cell alone (the
+    /// two have tables of their own) and a quiet cut-off raises it; in freestyle the one
+    /// table takes both.
+    #[test]
+    fn renju_threat_and_quiet_histories_are_apart() {
+        use super::super::tt::Table;
+        use crate::types::Rule;
+        use std::sync::atomic::AtomicU64;
+        let shared = Shared {
+            tt: Table::new(1),
+            nodes: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+            limits: super::super::Limits::default(),
+        };
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let mut b = Board::new(15, rule).expect("board");
+            b.play_unchecked(Pos::new(7, 7, 15));
+            let mut w = Worker::new(b, &shared, 0);
+            let me = w.board.side_to_move();
+            let p = Pos::new(9, 8, 15);
+            assert!(w.order_key(p, me, 0) < 10_000, "a quiet cell");
+            let before = w.order_key(p, me, 0);
+            w.history_cutoff(me, p, true, 6, &[]);
+            let after_threat = w.order_key(p, me, 0);
+            w.history_cutoff(me, p, false, 6, &[]);
+            let after_quiet = w.order_key(p, me, 0);
+            if rule == Rule::Renju {
+                assert_eq!(before, after_threat, "{rule:?}");
+            } else {
+                assert!(after_threat > before, "{rule:?}");
+            }
+            assert!(after_quiet > after_threat, "{rule:?}");
+        }
     }
 }

@@ -109,7 +109,8 @@ pub const ROOT_VCT_DEPTH: u32 = 10;
 /// in renju (+10.8 ± 8.7 over 6000 games at 0.05 s/move) and lost in freestyle 20 (-26.8 ±
 /// 15.3 over 2000 games; without the malus -37 over 647); standard was not measured and keeps
 /// the plain history with freestyle. The other rules add `depth²` per cut-off, unbounded, and
-/// the ordering key takes the entry divided by 16 up to [`PLAIN_HISTORY_CAP`].
+/// the ordering key takes the entry divided by 16 up to [`PLAIN_HISTORY_CAP`]. With gravity
+/// the history also keeps threat moves and quiet moves apart (two tables per colour).
 #[must_use]
 pub const fn history_gravity(rule: Rule) -> bool {
     matches!(rule, Rule::Renju)
