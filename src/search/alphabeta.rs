@@ -1081,6 +1081,7 @@ mod tests {
         assert!(history_bonus(1) > 0 && history_bonus(1) < history_bonus(5));
         assert_eq!(history_bonus(60), HISTORY_BONUS_MAX);
     }
+
     /// In renju a threat move's cut-off leaves the quiet-move ordering of its cell alone (the
     /// two have tables of their own) and a quiet cut-off raises it; in freestyle the one
     /// table takes both.
