@@ -4,7 +4,7 @@ use super::params::*;
 use super::picker::{Keyed, Picker};
 use super::threats::{
     find_five, four_moves, four_moves_near, has_open_four, legal, rank, sort_moves,
-    static_order_key, DefenceFilter,
+    static_order_key, DefenceFilter, RANK_UNIT,
 };
 use super::tt::Bound;
 use super::vcf::{Solution, Solver};
@@ -546,7 +546,7 @@ impl<'a> Worker<'a> {
     fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
         let mut k = static_order_key(&self.board, p, me);
         // A threat rank (an own open three or more, or the opponent's open-four point).
-        let threat = k >= 10_000;
+        let threat = k >= RANK_UNIT;
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
         }
@@ -1022,7 +1022,8 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            if !threat && tried_quiets.len() < tried_quiets.inline_size() {
+            // Only the gravity history uses them (the malus).
+            if self.gravity && !threat && tried_quiets.len() < tried_quiets.inline_size() {
                 tried_quiets.push(m);
             }
         }
@@ -1103,7 +1104,7 @@ mod tests {
             let mut w = Worker::new(b, &shared, 0);
             let me = w.board.side_to_move();
             let p = Pos::new(9, 8, 15);
-            assert!(w.order_key(p, me, 0) < 10_000, "a quiet cell");
+            assert!(w.order_key(p, me, 0) < RANK_UNIT, "a quiet cell");
             let before = w.order_key(p, me, 0);
             w.history_cutoff(me, p, true, 6, &[]);
             let after_threat = w.order_key(p, me, 0);

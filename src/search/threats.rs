@@ -272,6 +272,10 @@ pub fn sort_moves(v: &mut [(i32, Pos)]) -> Vec<Pos> {
     v.iter().map(|&(_, p)| p).collect()
 }
 
+/// One threat rank in [`static_order_key`]: a key of at least this is a threat (an own open
+/// three or more, or the opponent's open-four point); cell scores stay below it.
+pub const RANK_UNIT: i32 = 10_000;
+
 /// The static part of the move-ordering key of cell `p` for `me` (the search adds killers
 /// and history): the threat rank (own, or the opponent's one step lower), then own score plus
 /// [`super::params::DEFENCE_PCT`] percent of the opponent's.
@@ -280,7 +284,7 @@ pub fn sort_moves(v: &mut [(i32, Pos)]) -> Vec<Pos> {
 pub fn static_order_key(board: &Board, p: Pos, me: Color) -> i32 {
     let opp = me.opponent();
     let r = rank(board.class(p, me)).max(rank(board.class(p, opp)) - 1);
-    r * 10_000 + board.score(p, me) + board.score(p, opp) * super::params::DEFENCE_PCT / 100
+    r * RANK_UNIT + board.score(p, me) + board.score(p, opp) * super::params::DEFENCE_PCT / 100
 }
 
 /// Ordering rank of a class for the attacker.
