@@ -3,7 +3,7 @@
 use super::params::*;
 use super::picker::{Keyed, Picker};
 use super::threats::{
-    find_five, four_moves, four_moves_near, has_open_four, legal, rank, sort_moves,
+    find_five, four_moves, four_moves_near, has_open_four, is_threat, legal, rank, sort_moves,
     static_order_key, DefenceFilter, RANK_UNIT,
 };
 use super::tt::Bound;
@@ -545,7 +545,7 @@ impl<'a> Worker<'a> {
     /// Ordering key of a move for `me`.
     fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
         let mut k = static_order_key(&self.board, p, me);
-        // A threat rank (an own open three or more, or the opponent's open-four point).
+        // The key's threat band: exactly the moves `is_threat` calls threats (tested).
         let threat = k >= RANK_UNIT;
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
@@ -939,7 +939,7 @@ impl<'a> Worker<'a> {
             // opponent's open-three points are not pruned, but reduced one ply less than quiet
             // moves.
             let tactical = own >= rank(Class::Four) || theirs >= rank(Class::DoubleThree);
-            let threat = tactical || own > 0 || theirs >= rank(Class::OpenThree);
+            let threat = is_threat(own, theirs);
             let quiet = !threat && m != tt_move && forced.is_none();
             let reducible = !tactical && m != tt_move && forced.is_none();
             if quiet {

@@ -287,6 +287,17 @@ pub fn static_order_key(board: &Board, p: Pos, me: Color) -> i32 {
     r * RANK_UNIT + board.score(p, me) + board.score(p, opp) * super::params::DEFENCE_PCT / 100
 }
 
+/// Whether a move is a threat move, from its ranks ([`rank`]) for the side to move (`own`) and
+/// for the opponent (`theirs`): it makes an own open three or more, or takes the opponent's
+/// open-three-or-stronger point. The search's move loop and history tables use this; the
+/// ordering key's threat band ([`static_order_key`] at or above [`RANK_UNIT`]) is the same set
+/// (a test checks every pair of classes).
+#[inline]
+#[must_use]
+pub const fn is_threat(own: i32, theirs: i32) -> bool {
+    own > 0 || theirs >= rank(Class::OpenThree)
+}
+
 /// Ordering rank of a class for the attacker.
 #[must_use]
 pub const fn rank(c: Class) -> i32 {
@@ -305,6 +316,22 @@ pub const fn rank(c: Class) -> i32 {
 mod tests {
     use super::*;
     use crate::pattern::table::{cell_key_patterns, info_class, Tables, CELL_KEYS};
+
+    /// The ordering key's threat band (rank step at least one) holds exactly the moves
+    /// [`is_threat`] calls threats, for every pair of the mover's and the opponent's classes.
+    #[test]
+    fn threat_band_of_the_ordering_key_is_is_threat() {
+        for own in Class::ALL {
+            for theirs in Class::ALL {
+                let band = rank(own).max(rank(theirs) - 1) >= 1;
+                assert_eq!(
+                    band,
+                    is_threat(rank(own), rank(theirs)),
+                    "{own:?} / {theirs:?}"
+                );
+            }
+        }
+    }
 
     /// [`DefenceFilter`] looks at patterns only where the class is a four or stronger: every
     /// cell key holding a four, an open four or a five pattern must have such a class, for
