@@ -272,8 +272,8 @@ pub fn sort_moves(v: &mut [(i32, Pos)]) -> Vec<Pos> {
     v.iter().map(|&(_, p)| p).collect()
 }
 
-/// One threat rank in [`static_order_key`]: a key of at least this is a threat (an own open
-/// three or more, or the opponent's open-four point); cell scores stay below it.
+/// One rank step in [`static_order_key`]: a key of at least this is a threat move
+/// ([`is_threat`]); cell scores stay below it.
 pub const RANK_UNIT: i32 = 10_000;
 
 /// The static part of the move-ordering key of cell `p` for `me` (the search adds killers
@@ -283,8 +283,20 @@ pub const RANK_UNIT: i32 = 10_000;
 #[must_use]
 pub fn static_order_key(board: &Board, p: Pos, me: Color) -> i32 {
     let opp = me.opponent();
-    let r = rank(board.class(p, me)).max(rank(board.class(p, opp)) - 1);
+    let r = order_rank(rank(board.class(p, me)), rank(board.class(p, opp)));
     r * RANK_UNIT + board.score(p, me) + board.score(p, opp) * super::params::DEFENCE_PCT / 100
+}
+
+/// The rank step of [`static_order_key`] from a cell's ranks ([`rank`]) for the side to move
+/// (`own`) and for the opponent (`theirs`): the own rank, or the opponent's one step lower.
+#[inline]
+#[must_use]
+pub const fn order_rank(own: i32, theirs: i32) -> i32 {
+    if own >= theirs - 1 {
+        own
+    } else {
+        theirs - 1
+    }
 }
 
 /// Whether a move is a threat move, from its ranks ([`rank`]) for the side to move (`own`) and
@@ -323,7 +335,7 @@ mod tests {
     fn threat_band_of_the_ordering_key_is_is_threat() {
         for own in Class::ALL {
             for theirs in Class::ALL {
-                let band = rank(own).max(rank(theirs) - 1) >= 1;
+                let band = order_rank(rank(own), rank(theirs)) >= 1;
                 assert_eq!(
                     band,
                     is_threat(rank(own), rank(theirs)),
