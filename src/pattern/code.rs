@@ -77,6 +77,15 @@ pub fn combo_slot(rule: Rule, c: Color) -> usize {
     }
 }
 
+/// The weights in use per rule (see [`CodeWeights::get`]).
+static WEIGHTS: [OnceLock<CodeWeights>; 5] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
+
 /// Largest weight magnitude.
 pub const MAX_WEIGHT: i32 = 30_000;
 
@@ -128,17 +137,23 @@ impl CodeWeights {
     /// If an embedded file does not parse (a test parses every one).
     #[must_use]
     pub fn get(rule: Rule) -> &'static CodeWeights {
-        static W: [OnceLock<CodeWeights>; 5] = [
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-        ];
-        W[rule.index()].get_or_init(|| {
+        WEIGHTS[rule.index()].get_or_init(|| {
             CodeWeights::parse(embedded(rule), rule)
                 .unwrap_or_else(|e| panic!("embedded weights of {rule}: {e}"))
         })
+    }
+
+    /// Play `rule` with the weights in `text` (the format of [`CodeWeights::parse`]) instead
+    /// of the embedded ones, for the rest of the process: the protocol engine's `--weights`
+    /// option, for tuning by play. Must come before anything evaluates a position of `rule`.
+    ///
+    /// # Errors
+    /// The text does not parse, or `rule`'s weights are already in use.
+    pub fn set_for_process(rule: Rule, text: &str) -> Result<(), String> {
+        let w = CodeWeights::parse(text, rule)?;
+        WEIGHTS[rule.index()]
+            .set(w)
+            .map_err(|_| format!("the {rule} weights are already in use"))
     }
 
     /// Parse the text format:

@@ -17,7 +17,13 @@ pub struct Engine {
 impl Engine {
     /// Start `pbrain-renju-engine`.
     pub fn spawn() -> Engine {
+        Engine::spawn_with(&[])
+    }
+
+    /// Start `pbrain-renju-engine` with command-line arguments `args`.
+    pub fn spawn_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -56,6 +62,21 @@ impl Engine {
             let l = self.lines.recv_timeout(left).expect("a reply in time");
             if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
                 return l;
+            }
+        }
+    }
+
+    /// Every line up to and including the next that is not a MESSAGE/DEBUG line.
+    pub fn lines_to_reply(&mut self, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.lines.recv_timeout(left).expect("a reply in time");
+            let done = !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ");
+            out.push(l);
+            if done {
+                return out;
             }
         }
     }

@@ -1,0 +1,81 @@
+//! The protocol engine's `--weights RULE=FILE` option (tuning by play): the weights in the file
+//! are the ones evaluated, and a bad option ends the process before any protocol line.
+
+mod common;
+
+use common::engine::Engine;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The evaluation the engine reports after its first iteration on a fixed renju position.
+fn first_iteration_eval(args: &[&str]) -> String {
+    let mut e = Engine::spawn_with(args);
+    e.send("START 15");
+    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    e.send("INFO rule 4");
+    e.send("INFO timeout_turn 200");
+    e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
+    let lines = e.lines_to_reply(Duration::from_secs(5));
+    let depth1 = lines
+        .iter()
+        .find(|l| l.starts_with("MESSAGE depth 1 "))
+        .unwrap_or_else(|| panic!("no depth-1 line in {lines:?}"));
+    depth1
+        .split_whitespace()
+        .skip_while(|w| *w != "ev")
+        .nth(1)
+        .expect("an ev field")
+        .to_string()
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("renju-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_weights_in_the_file_are_the_ones_evaluated() {
+    let embedded = renju_engine::pattern::code::embedded(renju_engine::types::Rule::Renju);
+    let same = temp_file("same.txt", embedded);
+    // Only the scale line: every cell and combination weight zero.
+    let zero = temp_file("zero.txt", "scale 470\n");
+    let default = first_iteration_eval(&[]);
+    assert_eq!(
+        first_iteration_eval(&["--weights", &format!("renju={same}")]),
+        default
+    );
+    let zeroed = first_iteration_eval(&["--weights", &format!("renju={zero}")]);
+    assert_ne!(zeroed, default, "the zero weights were not used");
+    // Weights of another rule leave renju alone.
+    assert_eq!(
+        first_iteration_eval(&["--weights", &format!("freestyle={zero}")]),
+        default
+    );
+}
+
+#[test]
+fn a_bad_weights_option_exits_2_before_any_output() {
+    let bad_rule = temp_file("ok.txt", "scale 100\n");
+    let bad_text = temp_file("bad.txt", "scale 100\ncell mover nobody 3 4\n");
+    for args in [
+        vec!["--weights".to_string()],
+        vec!["--weights".to_string(), "renju".to_string()],
+        vec!["--weights".to_string(), format!("chess={bad_rule}")],
+        vec![
+            "--weights".to_string(),
+            "renju=/nonexistent/weights.txt".to_string(),
+        ],
+        vec!["--weights".to_string(), format!("renju={bad_text}")],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("engine runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
+}
