@@ -54,16 +54,10 @@ impl Engine {
     }
 
     /// The next line that is not a MESSAGE/DEBUG line.
-    /// The next line that is not a MESSAGE/DEBUG line.
     pub fn reply(&mut self, timeout: Duration) -> String {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let l = self.lines.recv_timeout(left).expect("a reply in time");
-            if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
-                return l;
-            }
-        }
+        self.lines_to_reply(timeout)
+            .pop()
+            .expect("at least the reply itself")
     }
 
     /// Every line up to and including the next that is not a MESSAGE/DEBUG line.

@@ -2,23 +2,31 @@
 //! stochastic approximation).
 //!
 //! Each iteration perturbs every class weight (per role, colour slot and class, from `Two` to
-//! `OpenFour`) by `±c` at random, writes the two weight files, and plays a short `arena` match
-//! between the protocol engine with the plus file and with the minus file (`--weights
-//! RULE=FILE`); the weights then move by `a · c · r · Δ`, where `r` is the plus side's (wins -
-//! losses) per game and `Δ` the signs. Fits to positions have not predicted playing strength
-//! here (see docs/strength.md); this measures the weights where they are used. The state is
-//! saved after every iteration (`--state`, resumed when it exists); the weights written to
-//! `--out` are the average over the last half of the iterations run, which an SPRT must then
-//! judge like any other change.
+//! `OpenFour`) by `±c` at random, writes the two weight files, and plays a short match (through
+//! the arena library) between the protocol engine with the plus file and with the minus file
+//! (`--weights RULE=FILE`); the weights then move by `a · c · r · Δ`, where `r` is the plus
+//! side's (wins - losses) per game and `Δ` the signs. Fits to positions have not predicted
+//! playing strength here (see docs/strength.md); this measures the weights where they are
+//! used. The state is saved after every iteration (`state.txt` in `--dir`, resumed when it
+//! exists); the weights written to `--out` are the average over the last half of the iterations
+//! run, which an SPRT must then judge like any other change.
 
+use arena::game::{FoulMode, GameConfig, TimeControl};
+use arena::openings;
+use arena::tournament::{self, Book, Config, Format};
 use clap::Parser;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use renju_engine::pattern::code::{code_patterns, embedded, CodeWeights, CODES, MOVER, WAITER};
+use renju_engine::pattern::code::{
+    code_patterns, combo_slot, embedded, CodeWeights, CODES, MOVER, WAITER,
+};
 use renju_engine::pattern::combine;
 use renju_engine::types::{Color, Rule};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -29,9 +37,6 @@ struct Args {
     /// The protocol engine (it must take `--weights RULE=FILE`).
     #[arg(long)]
     engine: PathBuf,
-    /// The arena binary [default: `arena` next to this program].
-    #[arg(long)]
-    arena: Option<PathBuf>,
     /// Rule whose weights are tuned.
     #[arg(long)]
     rule: Rule,
@@ -84,22 +89,13 @@ struct Key {
     class: usize,
 }
 
-/// The colour slot of `c`'s weights: its own in renju, black's (both alike) otherwise.
-fn slot_of(rule: Rule, c: Color) -> usize {
-    if rule == Rule::Renju {
-        c.index()
-    } else {
-        0
-    }
-}
-
 /// The tuned weights of `w`: every (role, colour slot, class) some code makes, classes `Two`
 /// to `OpenFour`, with the weight of the class's first code.
 fn keys_and_values(w: &CodeWeights, rule: Rule) -> Vec<(Key, f64)> {
     let mut out: Vec<(Key, f64)> = Vec::new();
     for role in [MOVER, WAITER] {
         for c in Color::ALL {
-            let slot = slot_of(rule, c);
+            let slot = combo_slot(rule, c);
             for code in 0..CODES {
                 let class = combine(code_patterns(code), c, rule) as usize;
                 if !(1..=10).contains(&class) {
@@ -125,7 +121,7 @@ fn weights_with(base: &CodeWeights, rule: Rule, keys: &[Key], theta: &[f64]) -> 
                 let class = combine(code_patterns(code), c, rule) as usize;
                 let key = Key {
                     role,
-                    slot: slot_of(rule, c),
+                    slot: combo_slot(rule, c),
                     class,
                 };
                 if let Some(i) = keys.iter().position(|k| *k == key) {
@@ -155,17 +151,6 @@ fn load_state(path: &Path, n: usize) -> Result<Vec<Vec<f64>>, String> {
         .collect()
 }
 
-/// A number field of the arena's summary.json (the first occurrence of `"name": value`).
-fn summary_number(text: &str, name: &str) -> Option<f64> {
-    let pat = format!("\"{name}\": ");
-    let at = text.find(&pat)? + pat.len();
-    let rest = &text[at..];
-    let end = rest
-        .find(|ch: char| !(ch.is_ascii_digit() || "+-.eE".contains(ch)))
-        .unwrap_or(rest.len());
-    rest[..end].parse().ok()
-}
-
 fn run() -> Result<(), String> {
     let args = Args::parse();
     if args.games == 0 || args.games % 2 == 1 {
@@ -179,12 +164,12 @@ fn run() -> Result<(), String> {
         }
         None => CodeWeights::parse(embedded(rule), rule)?,
     };
-    let arena = match &args.arena {
-        Some(p) => p.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| e.to_string())?
-            .with_file_name("arena"),
-    };
+    let book = openings::load(&args.openings, args.size)?;
+    for (i, o) in book.iter().enumerate() {
+        o.to_board(args.size, rule)
+            .map_err(|e| format!("opening {}: {e}", i + 1))?;
+    }
+    let tc = TimeControl::parse(&args.tc)?;
     std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
     let start = keys_and_values(&base, rule);
     let keys: Vec<Key> = start.iter().map(|(k, _)| *k).collect();
@@ -197,6 +182,30 @@ fn run() -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(args.seed ^ (history.len() as u64).wrapping_mul(0x9E37));
     let engine = args.engine.display().to_string();
     let (plus_file, minus_file) = (args.dir.join("plus.txt"), args.dir.join("minus.txt"));
+    // The match of every iteration: the engine with the plus file (A) against the minus file.
+    let mut cfg = Config {
+        engines: vec![
+            format!("{engine} --weights {rule}={}", plus_file.display()),
+            format!("{engine} --weights {rule}={}", minus_file.display()),
+        ],
+        game: GameConfig {
+            rule,
+            size: args.size,
+            tc,
+            tolerance_ms: 1000,
+            draw_after: None,
+            foul_mode: FoulMode::Lose,
+            max_memory: 350 * 1024 * 1024,
+        },
+        games: args.games,
+        openings: Vec::new(),
+        concurrency: args.concurrency.clamp(1, 64),
+        sprt: None,
+        out: args.dir.join("match"),
+        format: Format::RoundRobin,
+        about_timeout: Duration::from_secs(2),
+    };
+    std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     for _ in 0..args.iterations {
         let it = history.len();
         let signs: Vec<f64> = keys
@@ -215,52 +224,28 @@ fn run() -> Result<(), String> {
             let text = w.to_text(&[format!("spsa iteration {it}")], rule != Rule::Renju);
             std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))?;
         }
-        let out = args.dir.join("match");
-        let _ = std::fs::remove_dir_all(&out);
-        let status = Command::new(&arena)
-            .args([
-                "--engine",
-                &format!("{engine} --weights {rule}={}", plus_file.display()),
-            ])
-            .args([
-                "--engine",
-                &format!("{engine} --weights {rule}={}", minus_file.display()),
-            ])
-            .args([
-                "--rule",
-                &rule.to_string(),
-                "--size",
-                &args.size.to_string(),
-            ])
-            .args(["--games", &args.games.to_string(), "--tc", &args.tc])
-            .arg("--openings")
-            .arg(&args.openings)
-            .args([
-                "--random-seed",
-                &(args.seed * 1_000_003 + it as u64).to_string(),
-            ])
-            .args(["--concurrency", &args.concurrency.to_string()])
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .map_err(|e| format!("{}: {e}", arena.display()))?;
-        if !status.status.success() {
-            return Err(format!("the arena failed at iteration {it}"));
+        cfg.openings = openings::order(book.clone(), true, args.seed * 1_000_003 + it as u64);
+        let jobs = tournament::pairing_jobs(0, 1, args.games, cfg.openings.len());
+        let mut results = Book::new(&cfg, cfg.engines.clone(), jobs.len());
+        let outcomes =
+            tournament::run_jobs(&cfg, jobs, &mut results, &Arc::new(AtomicBool::new(false)));
+        if outcomes.len() != args.games {
+            return Err(format!("iteration {it}: {} games played", outcomes.len()));
         }
-        let summary = std::fs::read_to_string(out.join("summary.json"))
-            .map_err(|e| format!("iteration {it}: {e}"))?;
-        let wins = summary_number(&summary, "wins").ok_or("no wins in the summary")?;
-        let losses = summary_number(&summary, "losses").ok_or("no losses in the summary")?;
+        let wins = outcomes.iter().filter(|o| o.a_points() == 1.0).count() as f64;
+        let losses = outcomes.iter().filter(|o| o.a_points() == 0.0).count() as f64;
         let r = (wins - losses) / args.games as f64;
         for i in 0..keys.len() {
             theta[i] = (theta[i] + args.a * c[i] * r * signs[i]).clamp(-30_000.0, 30_000.0);
         }
         history.push(theta.clone());
         let line: Vec<String> = theta.iter().map(|t| format!("{t:.3}")).collect();
-        let mut all = std::fs::read_to_string(&state_path).unwrap_or_default();
-        all.push_str(&line.join(" "));
-        all.push('\n');
-        std::fs::write(&state_path, all).map_err(|e| format!("{}: {e}", state_path.display()))?;
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&state_path)
+            .and_then(|mut f| writeln!(f, "{}", line.join(" ")))
+            .map_err(|e| format!("{}: {e}", state_path.display()))?;
         println!("iteration {}: plus {wins}-{losses}, r {r:+.3}", it + 1);
     }
     // The average of the last half of the iterations: SPSA's iterates wander by the noise of
@@ -288,8 +273,7 @@ fn run() -> Result<(), String> {
     ];
     std::fs::write(&args.out, w.to_text(&comment, rule != Rule::Renju))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    for (k, m) in keys.iter().zip(&mean) {
-        let s = &start[keys.iter().position(|x| x == k).unwrap_or(0)].1;
+    for ((k, s), m) in start.iter().zip(&mean) {
         println!(
             "{} {} class {:2}: {s:.0} -> {m:.1}",
             ["mover", "waiter"][k.role],
@@ -326,7 +310,7 @@ mod tests {
             let w = weights_with(&base, rule, &keys, &theta);
             let k = keys[i];
             for c in Color::ALL {
-                if slot_of(rule, c) != k.slot {
+                if combo_slot(rule, c) != k.slot {
                     continue;
                 }
                 for code in 0..CODES {
@@ -336,14 +320,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn summary_numbers_are_read() {
-        let s = r#"{"games": 8, "pairs": [{"a": "x", "wins": 5, "losses": 2, "draws": 1, "elo": -12.5}]}"#;
-        assert_eq!(summary_number(s, "wins"), Some(5.0));
-        assert_eq!(summary_number(s, "losses"), Some(2.0));
-        assert_eq!(summary_number(s, "elo"), Some(-12.5));
-        assert_eq!(summary_number(s, "missing"), None);
     }
 }
