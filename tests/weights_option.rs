@@ -1,5 +1,6 @@
-//! The protocol engine's `--weights RULE=FILE` option (tuning by play): the weights in the file
-//! are the ones evaluated, and a bad option ends the process before any protocol line.
+//! The protocol engine's tuning options, `--weights RULE=FILE` and `--param NAME=VALUE`: the
+//! weights in the file are the ones evaluated, the parameters the ones searched with, and a bad
+//! option ends the process before any protocol line.
 
 mod common;
 
@@ -69,6 +70,60 @@ fn a_bad_weights_option_exits_2_before_any_output() {
             "renju=/nonexistent/weights.txt".to_string(),
         ],
         vec!["--weights".to_string(), format!("renju={bad_text}")],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("engine runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// The node count after depth 4 on a fixed renju position, with `args` (from depth 5 the root
+/// VCT probe's budget follows the clock, so the counts of deeper iterations vary by load).
+fn depth4_nodes(args: &[&str]) -> String {
+    let mut e = Engine::spawn_with(args);
+    e.send("START 15");
+    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    e.send("INFO rule 4");
+    e.send("INFO thread_num 1");
+    e.send("INFO max_depth 4");
+    e.send("INFO timeout_turn 60000");
+    e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
+    let lines = e.lines_to_reply(Duration::from_secs(60));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth "))
+        .unwrap_or_else(|| panic!("no depth line in {lines:?}"));
+    last.split_whitespace()
+        .skip_while(|w| *w != "n")
+        .nth(1)
+        .expect("an n field")
+        .to_string()
+}
+
+#[test]
+fn the_param_option_sets_the_search_parameters() {
+    let default = depth4_nodes(&[]);
+    // The default value changes nothing; another value of a pruning parameter changes the tree.
+    assert_eq!(depth4_nodes(&["--param", "lmr_divisor=200"]), default);
+    assert_ne!(
+        depth4_nodes(&["--param", "lmr_divisor=100", "--param", "lmp_base=0"]),
+        default
+    );
+}
+
+#[test]
+fn a_bad_param_option_exits_2_before_any_output() {
+    for args in [
+        vec!["--param"],
+        vec!["--param", "lmr_divisor"],
+        vec!["--param", "no_such_parameter=3"],
+        vec!["--param", "lmr_divisor=many"],
+        vec!["--param", "lmr_divisor=100000"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
             .args(&args)

@@ -1,17 +1,25 @@
 //! `pbrain-renju-engine`: the protocol engine under the file name Piskvork loads (`pbrain-*`).
-//! Nothing is ever written to stderr. Arguments are ignored except `--weights RULE=FILE`
-//! (repeatable): play RULE with the evaluation weights in FILE (the format of
-//! `renju_engine::pattern::code::CodeWeights::parse`) instead of the embedded ones, for tuning
-//! by play; a bad rule name or file ends the process with exit status 2 before any protocol
-//! line.
+//! Nothing is ever written to stderr. Arguments are ignored except two, for tuning by play:
+//! `--weights RULE=FILE` (repeatable) plays RULE with the evaluation weights in FILE (the format
+//! of `renju_engine::pattern::code::CodeWeights::parse`) instead of the embedded ones;
+//! `--param NAME=VALUE` (repeatable) sets one search parameter of every rule
+//! (`renju_engine::search::params::SearchParams::TUNABLE`). A bad rule name, file, parameter
+//! name or value ends the process with exit status 2 before any protocol line.
 
 use renju_engine::pattern::code::CodeWeights;
+use renju_engine::search::params::SearchParams;
 use renju_engine::types::Rule;
 
-/// Apply every `--weights RULE=FILE` argument.
-fn load_weights(args: &[String]) -> Result<(), String> {
+/// Apply every `--weights RULE=FILE` and `--param NAME=VALUE` argument.
+fn apply_options(args: &[String]) -> Result<(), String> {
+    let mut params: Option<SearchParams> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if a == "--param" {
+            let spec = it.next().ok_or("--param needs NAME=VALUE")?;
+            params = Some(params.unwrap_or(SearchParams::DEFAULT).with(spec)?);
+            continue;
+        }
         if a != "--weights" {
             continue;
         }
@@ -21,12 +29,15 @@ fn load_weights(args: &[String]) -> Result<(), String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         CodeWeights::set_for_process(rule, &text).map_err(|e| format!("{file}: {e}"))?;
     }
-    Ok(())
+    match params {
+        Some(p) => p.set_for_process(),
+        None => Ok(()),
+    }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if load_weights(&args).is_err() {
+    if apply_options(&args).is_err() {
         std::process::exit(2);
     }
     let stdin = std::io::stdin();

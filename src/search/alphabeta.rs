@@ -50,6 +50,8 @@ pub struct Worker<'a> {
     /// History with gravity and a quiet-move malus ([`history_gravity`]); otherwise the
     /// plain additive history.
     gravity: bool,
+    /// The search parameters ([`SearchParams::current`] when the worker was made).
+    p: SearchParams,
 }
 
 /// What a root VCT probe found.
@@ -63,12 +65,12 @@ enum VctProbe {
 }
 
 /// The late-move reduction table: `[depth][move number]`, in plies.
-fn reduction_table() -> Vec<[i32; 64]> {
+fn reduction_table(p: &SearchParams) -> Vec<[i32; 64]> {
     let mut t = vec![[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let v = f64::from(LMR_BASE) / 100.0
-                + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(LMR_DIVISOR);
+            let v = f64::from(p.lmr_base) / 100.0
+                + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(p.lmr_divisor);
             *r = v as i32;
         }
     }
@@ -76,10 +78,10 @@ fn reduction_table() -> Vec<[i32; 64]> {
 }
 
 /// History bonus of a move that cut off at remaining `depth` (the malus of the quiet moves
-/// searched before it).
+/// searched before it), `unit` per squared ply ([`HISTORY_BONUS`]).
 #[inline]
-fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS * depth * depth).min(HISTORY_BONUS_MAX)
+fn history_bonus(unit: i32, depth: i32) -> i32 {
+    (unit * depth * depth).min(HISTORY_BONUS_MAX)
 }
 
 /// History entry `h` after a bonus (or, negative, a malus) of `bonus`, with gravity: it moves
@@ -90,11 +92,11 @@ fn with_gravity(h: i32, bonus: i32) -> i32 {
     h + bonus - h * bonus.abs() / HISTORY_MAX
 }
 
-/// Move-count pruning limit at `depth`.
+/// Move-count pruning limit at `depth`, `lmp_base` ([`LMP_BASE`]) plus the squared depth.
 #[inline]
-fn move_count_limit(depth: i32, improving: bool) -> usize {
+fn move_count_limit(lmp_base: i32, depth: i32, improving: bool) -> usize {
     let d = depth.clamp(0, 30);
-    let base = LMP_BASE + d * d;
+    let base = lmp_base + d * d;
     (if improving { base } else { base / 2 }) as usize
 }
 
@@ -121,7 +123,8 @@ impl<'a> Worker<'a> {
     /// A worker searching `board` with shared state `shared`; thread `id` (0 = main).
     #[must_use]
     pub fn new(board: Board, shared: &'a Shared, id: usize) -> Worker<'a> {
-        let futility_unit = CodeWeights::get(board.rule()).scale * FUTILITY_PCT / 100;
+        let p = SearchParams::current();
+        let futility_unit = CodeWeights::get(board.rule()).scale * p.futility_pct / 100;
         let gravity = history_gravity(board.rule());
         Worker {
             board,
@@ -137,7 +140,8 @@ impl<'a> Worker<'a> {
             next_check: CHECK_EVERY,
             root: Vec::new(),
             evals: vec![0; MAX_PLY + 2],
-            reductions: reduction_table(),
+            reductions: reduction_table(&p),
+            p,
             root_best: None,
             vct_solver: None,
             guard_solver: None,
@@ -329,7 +333,7 @@ impl<'a> Worker<'a> {
             depth += 1;
             let iteration_start = self.shared.start.elapsed();
             let (mut alpha, mut beta) = (-WIN, WIN);
-            let mut window = ASPIRATION;
+            let mut window = self.p.aspiration;
             if depth >= 4 && !is_mate(prev_score) {
                 alpha = prev_score - window;
                 beta = prev_score + window;
@@ -590,7 +594,7 @@ impl<'a> Worker<'a> {
         tried_quiets: &[Pos],
     ) {
         if self.gravity {
-            let bonus = history_bonus(depth);
+            let bonus = history_bonus(self.p.history_bonus, depth);
             self.update_history(me, m, bonus, threat);
             for &q in tried_quiets {
                 self.update_history(me, q, -bonus, false);
@@ -735,7 +739,13 @@ impl<'a> Worker<'a> {
             .filter(|(p, _)| qply >= 2 && !p.is_pass())
             .map(|(p, _)| p);
         let mut moves = match last {
-            Some(l) => four_moves_near(&mut self.board, me, l, QS_NEAR_SQUARE, QS_NEAR_LINE),
+            Some(l) => four_moves_near(
+                &mut self.board,
+                me,
+                l,
+                self.p.qs_near_square,
+                self.p.qs_near_line,
+            ),
             None => four_moves(&mut self.board, me),
         };
         if let Some(i) = moves.iter().position(|&p| p == tt_move) {
@@ -829,7 +839,7 @@ impl<'a> Worker<'a> {
         }
         // Internal iterative reduction: without a TT move the ordering is a guess; search one
         // ply shallower.
-        let depth = if tt_move == Pos::PASS && depth >= IIR_MIN_DEPTH && !root {
+        let depth = if tt_move == Pos::PASS && depth >= self.p.iir_min_depth && !root {
             depth - 1
         } else {
             depth
@@ -848,7 +858,7 @@ impl<'a> Worker<'a> {
         if !root
             && !pv_node
             && !threatened
-            && depth <= FUTILITY_DEPTH
+            && depth <= self.p.futility_depth
             && beta.abs() < WIN_THRESHOLD
             && static_eval < WIN_THRESHOLD
             && static_eval - self.futility_unit * (depth - i32::from(improving)) >= beta
@@ -860,12 +870,12 @@ impl<'a> Worker<'a> {
         if !root
             && !pv_node
             && !threatened
-            && depth >= NMP_MIN_DEPTH
+            && depth >= self.p.nmp_min_depth
             && static_eval >= beta
             && beta.abs() < WIN_THRESHOLD
             && self.board.last_move().is_some_and(|(p, _)| !p.is_pass())
         {
-            let r = NMP_BASE + depth / NMP_DIV;
+            let r = self.p.nmp_base + depth / self.p.nmp_div;
             self.board.pass();
             let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
             self.board.undo();
@@ -904,14 +914,14 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
         let mut quiets = 0usize;
         let mut capped = 0usize;
-        let count_limit = move_count_limit(depth, improving);
+        let count_limit = move_count_limit(self.p.lmp_base, depth, improving);
         let futile = lazy
             && !threatened
             && !root
             && !pv_node
-            && depth <= MOVE_FUTILITY_DEPTH
+            && depth <= self.p.move_futility_depth
             && alpha.abs() < WIN_THRESHOLD
-            && static_eval + self.futility_unit * MOVE_FUTILITY_PLIES * depth <= alpha;
+            && static_eval + self.futility_unit * self.p.move_futility_pct * depth / 100 <= alpha;
         let mut next = 0usize;
         let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
         while let Some(m) = picker.next_move() {
@@ -924,7 +934,7 @@ impl<'a> Worker<'a> {
                 }
                 if own == 0 && theirs == 0 && m != tt_move {
                     capped += 1;
-                    if capped > MAX_QUIET_MOVES {
+                    if capped > self.p.max_quiet_moves as usize {
                         continue;
                     }
                 }
@@ -1060,7 +1070,7 @@ mod tests {
         for _ in 0..200 {
             let mut h = 0;
             for _ in 0..500 {
-                let b = history_bonus(rng.gen_range(1..40));
+                let b = history_bonus(HISTORY_BONUS, rng.gen_range(1..40));
                 let b = if rng.gen_bool(0.5) { b } else { -b };
                 let next = with_gravity(h, b);
                 assert!(
@@ -1076,11 +1086,12 @@ mod tests {
         }
         let mut h = -HISTORY_MAX;
         for _ in 0..200 {
-            h = with_gravity(h, history_bonus(12));
+            h = with_gravity(h, history_bonus(HISTORY_BONUS, 12));
         }
         assert!(h > HISTORY_MAX * 9 / 10, "{h}");
-        assert!(history_bonus(1) > 0 && history_bonus(1) < history_bonus(5));
-        assert_eq!(history_bonus(60), HISTORY_BONUS_MAX);
+        let b = |d| history_bonus(HISTORY_BONUS, d);
+        assert!(b(1) > 0 && b(1) < b(5));
+        assert_eq!(b(60), HISTORY_BONUS_MAX);
     }
 
     /// In renju a threat move's cut-off leaves the quiet-move ordering of its cell alone (the

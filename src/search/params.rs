@@ -129,3 +129,236 @@ pub const HISTORY_MAX: i32 = 64_000;
 pub const HISTORY_BONUS: i32 = 32;
 /// Largest history bonus.
 pub const HISTORY_BONUS_MAX: i32 = 8_000;
+
+/// The search parameters a tuning run may change for the whole process (the protocol engine's
+/// `--param NAME=VALUE`, for tuning by play); every worker copies them when it is made. Their
+/// defaults are the constants above. A renamed or removed field changes [`SearchParams::TUNABLE`]
+/// with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// [`ASPIRATION`].
+    pub aspiration: i32,
+    /// [`LMR_BASE`].
+    pub lmr_base: i32,
+    /// [`LMR_DIVISOR`].
+    pub lmr_divisor: i32,
+    /// [`LMP_BASE`].
+    pub lmp_base: i32,
+    /// [`MAX_QUIET_MOVES`].
+    pub max_quiet_moves: i32,
+    /// [`FUTILITY_DEPTH`].
+    pub futility_depth: i32,
+    /// [`FUTILITY_PCT`].
+    pub futility_pct: i32,
+    /// [`NMP_MIN_DEPTH`].
+    pub nmp_min_depth: i32,
+    /// [`NMP_BASE`].
+    pub nmp_base: i32,
+    /// [`NMP_DIV`].
+    pub nmp_div: i32,
+    /// [`MOVE_FUTILITY_DEPTH`].
+    pub move_futility_depth: i32,
+    /// [`MOVE_FUTILITY_PLIES`] in hundredths of a ply.
+    pub move_futility_pct: i32,
+    /// [`HISTORY_BONUS`].
+    pub history_bonus: i32,
+    /// [`QS_NEAR_SQUARE`].
+    pub qs_near_square: i32,
+    /// [`QS_NEAR_LINE`].
+    pub qs_near_line: i32,
+    /// [`IIR_MIN_DEPTH`].
+    pub iir_min_depth: i32,
+}
+
+/// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
+/// perturbation step.
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable {
+    /// The name `--param` takes (the field's name).
+    pub name: &'static str,
+    /// Smallest value.
+    pub min: i32,
+    /// Largest value.
+    pub max: i32,
+    /// Perturbation of one tuning iteration.
+    pub step: f64,
+}
+
+const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
+    Tunable {
+        name,
+        min,
+        max,
+        step,
+    }
+}
+
+/// The process's parameters when a tuning run set them.
+static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
+
+impl SearchParams {
+    /// The constants of this module.
+    pub const DEFAULT: SearchParams = SearchParams {
+        aspiration: ASPIRATION,
+        lmr_base: LMR_BASE,
+        lmr_divisor: LMR_DIVISOR,
+        lmp_base: LMP_BASE,
+        max_quiet_moves: MAX_QUIET_MOVES as i32,
+        futility_depth: FUTILITY_DEPTH,
+        futility_pct: FUTILITY_PCT,
+        nmp_min_depth: NMP_MIN_DEPTH,
+        nmp_base: NMP_BASE,
+        nmp_div: NMP_DIV,
+        move_futility_depth: MOVE_FUTILITY_DEPTH,
+        move_futility_pct: MOVE_FUTILITY_PLIES * 100,
+        history_bonus: HISTORY_BONUS,
+        qs_near_square: QS_NEAR_SQUARE,
+        qs_near_line: QS_NEAR_LINE,
+        iir_min_depth: IIR_MIN_DEPTH,
+    };
+
+    /// Every tunable parameter, in the order of [`SearchParams::values`].
+    pub const TUNABLE: [Tunable; 16] = [
+        tunable("aspiration", 10, 400, 10.0),
+        tunable("lmr_base", 0, 200, 15.0),
+        tunable("lmr_divisor", 80, 500, 20.0),
+        tunable("lmp_base", 0, 40, 2.0),
+        tunable("max_quiet_moves", 4, 80, 3.0),
+        tunable("futility_depth", 0, 12, 1.0),
+        tunable("futility_pct", 2, 80, 3.0),
+        tunable("nmp_min_depth", 1, 10, 1.0),
+        tunable("nmp_base", 0, 6, 1.0),
+        tunable("nmp_div", 1, 12, 1.0),
+        tunable("move_futility_depth", 0, 8, 1.0),
+        tunable("move_futility_pct", 10, 400, 20.0),
+        tunable("history_bonus", 2, 256, 6.0),
+        tunable("qs_near_square", 1, 8, 1.0),
+        tunable("qs_near_line", 1, 8, 1.0),
+        tunable("iir_min_depth", 2, 12, 1.0),
+    ];
+
+    /// The values, in the order of [`SearchParams::TUNABLE`].
+    #[must_use]
+    pub fn values(&self) -> [i32; 16] {
+        [
+            self.aspiration,
+            self.lmr_base,
+            self.lmr_divisor,
+            self.lmp_base,
+            self.max_quiet_moves,
+            self.futility_depth,
+            self.futility_pct,
+            self.nmp_min_depth,
+            self.nmp_base,
+            self.nmp_div,
+            self.move_futility_depth,
+            self.move_futility_pct,
+            self.history_bonus,
+            self.qs_near_square,
+            self.qs_near_line,
+            self.iir_min_depth,
+        ]
+    }
+
+    /// The parameters with `values` in the order of [`SearchParams::TUNABLE`].
+    #[must_use]
+    pub fn from_values(v: [i32; 16]) -> SearchParams {
+        SearchParams {
+            aspiration: v[0],
+            lmr_base: v[1],
+            lmr_divisor: v[2],
+            lmp_base: v[3],
+            max_quiet_moves: v[4],
+            futility_depth: v[5],
+            futility_pct: v[6],
+            nmp_min_depth: v[7],
+            nmp_base: v[8],
+            nmp_div: v[9],
+            move_futility_depth: v[10],
+            move_futility_pct: v[11],
+            history_bonus: v[12],
+            qs_near_square: v[13],
+            qs_near_line: v[14],
+            iir_min_depth: v[15],
+        }
+    }
+
+    /// These parameters with `NAME=VALUE` applied.
+    ///
+    /// # Errors
+    /// An unknown name, a value that is no integer, or one outside the parameter's range.
+    pub fn with(self, spec: &str) -> Result<SearchParams, String> {
+        let (name, value) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("'{spec}': want NAME=VALUE"))?;
+        let i = Self::TUNABLE
+            .iter()
+            .position(|t| t.name == name)
+            .ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+        let v: i32 = value
+            .parse()
+            .map_err(|_| format!("'{value}': not an integer"))?;
+        let t = Self::TUNABLE[i];
+        if !(t.min..=t.max).contains(&v) {
+            return Err(format!("{name} {v}: outside {}..={}", t.min, t.max));
+        }
+        let mut values = self.values();
+        values[i] = v;
+        Ok(Self::from_values(values))
+    }
+
+    /// The parameters every search of this process uses: the ones set by
+    /// [`SearchParams::set_for_process`], or [`SearchParams::DEFAULT`].
+    #[must_use]
+    pub fn current() -> SearchParams {
+        PROCESS_PARAMS.get().copied().unwrap_or(Self::DEFAULT)
+    }
+
+    /// Make `self` the parameters of every later search in this process (once, before any).
+    ///
+    /// # Errors
+    /// When they were already set.
+    pub fn set_for_process(self) -> Result<(), String> {
+        PROCESS_PARAMS
+            .set(self)
+            .map_err(|_| "the search parameters are already set".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_and_defaults_are_in_range() {
+        let d = SearchParams::DEFAULT;
+        assert_eq!(SearchParams::from_values(d.values()), d);
+        for (t, v) in SearchParams::TUNABLE.iter().zip(d.values()) {
+            assert!((t.min..=t.max).contains(&v), "{} {v}", t.name);
+            assert!(t.step >= 1.0, "{}", t.name);
+        }
+        // Every slot reaches its own field and no other.
+        for (i, t) in SearchParams::TUNABLE.iter().enumerate() {
+            let v = if d.values()[i] == t.max { t.min } else { t.max };
+            let p = d.with(&format!("{}={v}", t.name)).unwrap();
+            for (j, (a, b)) in p.values().iter().zip(d.values()).enumerate() {
+                assert_eq!(*a == b, i != j, "{} slot {j}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_specs_are_errors() {
+        let d = SearchParams::DEFAULT;
+        for bad in [
+            "aspiration",
+            "nope=3",
+            "aspiration=x",
+            "aspiration=5",
+            "aspiration=401",
+        ] {
+            assert!(d.with(bad).is_err(), "{bad}");
+        }
+        assert_eq!(d.with("aspiration=400").unwrap().aspiration, 400);
+    }
+}

@@ -1,5 +1,5 @@
-//! `spsa`: tune one rule's class-level evaluation weights by play (simultaneous perturbation
-//! stochastic approximation).
+//! `spsa`: tune one rule's class-level evaluation weights, or the search parameters, by play
+//! (simultaneous perturbation stochastic approximation).
 //!
 //! Each iteration perturbs every class weight (per role, colour slot and class, from `Two` to
 //! `OpenFour`) by `±c` at random, writes the two weight files, and plays a short match (through
@@ -10,6 +10,11 @@
 //! used. The state is saved after every iteration (`state.txt` in `--dir`, resumed when it
 //! exists); the weights written to `--out` are the average over the last half of the iterations
 //! run, which an SPRT must then judge like any other change.
+//!
+//! With `--search` the tuned values are the search parameters instead
+//! (`renju_engine::search::params::SearchParams::TUNABLE`, each perturbed by its own step and
+//! kept in its range), played as `--param NAME=VALUE` arguments; `--out` then gets one
+//! `NAME VALUE` line per parameter (the rounded mean).
 
 use arena::game::{FoulMode, GameConfig, TimeControl};
 use arena::openings;
@@ -21,6 +26,7 @@ use renju_engine::pattern::code::{
     code_patterns, combo_slot, embedded, CodeWeights, CODES, MOVER, WAITER,
 };
 use renju_engine::pattern::combine;
+use renju_engine::search::params::SearchParams;
 use renju_engine::types::{Color, Rule};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,9 +37,12 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(
     name = "spsa",
-    about = "Tune class-level evaluation weights by play (SPSA over arena matches)"
+    about = "Tune class-level evaluation weights or search parameters by play (SPSA over arena matches)"
 )]
 struct Args {
+    /// Tune the search parameters (`--param NAME=VALUE`) instead of the evaluation weights.
+    #[arg(long)]
+    search: bool,
     /// The protocol engine (it must take `--weights RULE=FILE`).
     #[arg(long)]
     engine: PathBuf,
@@ -49,7 +58,8 @@ struct Args {
     /// Time control of the matches (arena format).
     #[arg(long, default_value = "0/0.05")]
     tc: String,
-    /// Starting weights [default: the rule's embedded weights].
+    /// Starting weights [default: the rule's embedded weights] (not with `--search`: it starts
+    /// from the engine's defaults).
     #[arg(long)]
     base: Option<PathBuf>,
     /// Iterations to run (more on a resumed state).
@@ -61,12 +71,20 @@ struct Args {
     /// Step factor `a`.
     #[arg(long, default_value_t = 0.2)]
     a: f64,
-    /// Perturbation `c` in percent of a weight's magnitude (at least `--c-min`).
+    /// Perturbation `c` in percent of a weight's magnitude (at least `--c-min`); with
+    /// `--search` each parameter's own step instead.
     #[arg(long, default_value_t = 12.0)]
     c_pct: f64,
     /// Smallest perturbation, in evaluation points.
     #[arg(long, default_value_t = 2.0)]
     c_min: f64,
+    /// Tune the threat-combination table too (mover level x waiter level, levels 0..=6, per
+    /// colour slot), after the class weights.
+    #[arg(long)]
+    combos: bool,
+    /// Smallest perturbation of a combination weight, in evaluation points.
+    #[arg(long, default_value_t = 16.0)]
+    combo_c_min: f64,
     /// Random seed (signs; the match openings follow the iteration number).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -134,6 +152,51 @@ fn weights_with(base: &CodeWeights, rule: Rule, keys: &[Key], theta: &[f64]) -> 
     w
 }
 
+/// The tuned combination weights: (colour slot, mover level, waiter level), levels below a
+/// five (a five to play is a win the search sees).
+fn combo_keys(rule: Rule) -> Vec<(usize, usize, usize)> {
+    let mut slots: Vec<usize> = Color::ALL.iter().map(|&c| combo_slot(rule, c)).collect();
+    slots.dedup();
+    let mut out = Vec::new();
+    for slot in slots {
+        for a in 0..7 {
+            for b in 0..7 {
+                out.push((slot, a, b));
+            }
+        }
+    }
+    out
+}
+
+/// `w` with the combination weights of `keys` set to `theta` (rounded), in every colour of
+/// their slot.
+fn with_combos(mut w: CodeWeights, keys: &[(usize, usize, usize)], theta: &[f64]) -> CodeWeights {
+    for (&(slot, a, b), t) in keys.iter().zip(theta) {
+        for c in Color::ALL {
+            if combo_slot(w.rule, c) == slot {
+                w.combo[c.index()][a][b] = t.round() as i32;
+            }
+        }
+    }
+    w
+}
+
+/// `base` with the class weights of `keys` and then the combination weights of `combos` set to
+/// `theta`.
+fn full_weights(
+    base: &CodeWeights,
+    rule: Rule,
+    keys: &[Key],
+    combos: &[(usize, usize, usize)],
+    theta: &[f64],
+) -> CodeWeights {
+    with_combos(
+        weights_with(base, rule, keys, &theta[..keys.len()]),
+        combos,
+        &theta[keys.len()..],
+    )
+}
+
 /// The saved state: iterations done and, per iteration, the weights after it.
 fn load_state(path: &Path, n: usize) -> Result<Vec<Vec<f64>>, String> {
     let Ok(text) = std::fs::read_to_string(path) else {
@@ -171,23 +234,35 @@ fn run() -> Result<(), String> {
     }
     let tc = TimeControl::parse(&args.tc)?;
     std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
-    let start = keys_and_values(&base, rule);
-    let keys: Vec<Key> = start.iter().map(|(k, _)| *k).collect();
+    if args.search && args.base.is_some() {
+        return Err("--base is for the evaluation weights, not with --search".into());
+    }
+    let space = if args.search {
+        Space::Search
+    } else {
+        Space::Weights {
+            keys: keys_and_values(&base, rule)
+                .iter()
+                .map(|(k, _)| *k)
+                .collect(),
+            combos: if args.combos {
+                combo_keys(rule)
+            } else {
+                Vec::new()
+            },
+            base,
+        }
+    };
+    let start = space.start();
     let state_path = args.dir.join("state.txt");
-    let mut history = load_state(&state_path, keys.len())?;
-    let mut theta: Vec<f64> = history
-        .last()
-        .cloned()
-        .unwrap_or_else(|| start.iter().map(|(_, v)| *v).collect());
+    let mut history = load_state(&state_path, start.len())?;
+    let mut theta: Vec<f64> = history.last().cloned().unwrap_or_else(|| start.clone());
     let mut rng = StdRng::seed_from_u64(args.seed ^ (history.len() as u64).wrapping_mul(0x9E37));
     let engine = args.engine.display().to_string();
     let (plus_file, minus_file) = (args.dir.join("plus.txt"), args.dir.join("minus.txt"));
-    // The match of every iteration: the engine with the plus file (A) against the minus file.
+    // The match of every iteration: the engine with the plus values (A) against the minus ones.
     let mut cfg = Config {
-        engines: vec![
-            format!("{engine} --weights {rule}={}", plus_file.display()),
-            format!("{engine} --weights {rule}={}", minus_file.display()),
-        ],
+        engines: Vec::new(),
         game: GameConfig {
             rule,
             size: args.size,
@@ -208,21 +283,20 @@ fn run() -> Result<(), String> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     for _ in 0..args.iterations {
         let it = history.len();
-        let signs: Vec<f64> = keys
+        let signs: Vec<f64> = theta
             .iter()
             .map(|_| if rng.gen::<bool>() { 1.0 } else { -1.0 })
             .collect();
-        let c: Vec<f64> = theta
-            .iter()
-            .map(|t| (t.abs() * args.c_pct / 100.0).max(args.c_min))
+        let c: Vec<f64> = (0..theta.len())
+            .map(|i| space.step(i, theta[i], &args))
             .collect();
+        cfg.engines.clear();
         for (file, sign) in [(&plus_file, 1.0), (&minus_file, -1.0)] {
-            let t: Vec<f64> = (0..keys.len())
-                .map(|i| theta[i] + sign * c[i] * signs[i])
+            let t: Vec<f64> = (0..theta.len())
+                .map(|i| space.clamp(i, theta[i] + sign * c[i] * signs[i]))
                 .collect();
-            let w = weights_with(&base, rule, &keys, &t);
-            let text = w.to_text(&[format!("spsa iteration {it}")], rule != Rule::Renju);
-            std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+            cfg.engines
+                .push(space.engine_command(&engine, rule, &t, file, it)?);
         }
         cfg.openings = openings::order(book.clone(), true, args.seed * 1_000_003 + it as u64);
         let jobs = tournament::pairing_jobs(0, 1, args.games, cfg.openings.len());
@@ -235,8 +309,8 @@ fn run() -> Result<(), String> {
         let wins = outcomes.iter().filter(|o| o.a_points() == 1.0).count() as f64;
         let losses = outcomes.iter().filter(|o| o.a_points() == 0.0).count() as f64;
         let r = (wins - losses) / args.games as f64;
-        for i in 0..keys.len() {
-            theta[i] = (theta[i] + args.a * c[i] * r * signs[i]).clamp(-30_000.0, 30_000.0);
+        for i in 0..theta.len() {
+            theta[i] = space.clamp(i, theta[i] + args.a * c[i] * r * signs[i]);
         }
         history.push(theta.clone());
         let line: Vec<String> = theta.iter().map(|t| format!("{t:.3}")).collect();
@@ -254,34 +328,159 @@ fn run() -> Result<(), String> {
     if tail.is_empty() {
         return Err("no iterations to average".into());
     }
-    let mean: Vec<f64> = (0..keys.len())
+    let mean: Vec<f64> = (0..theta.len())
         .map(|i| tail.iter().map(|t| t[i]).sum::<f64>() / tail.len() as f64)
         .collect();
-    let w = weights_with(&base, rule, &keys, &mean);
-    let comment = [
-        format!(
-            "spsa --rule {rule} --tc {} --games {} --a {} --c-pct {} --seed {}: mean of iterations {}..{}",
-            args.tc,
-            args.games,
-            args.a,
-            args.c_pct,
-            args.seed,
-            history.len() - tail.len() + 1,
-            history.len()
-        ),
-        "class weights Two..OpenFour tuned by play; the combination table and scale as the base".into(),
-    ];
-    std::fs::write(&args.out, w.to_text(&comment, rule != Rule::Renju))
+    let what = format!(
+        "spsa --rule {rule} --tc {} --games {} --a {} --c-pct {} --seed {}{}: mean of iterations {}..{}",
+        args.tc,
+        args.games,
+        args.a,
+        args.c_pct,
+        args.seed,
+        if args.search { " --search" } else { "" },
+        history.len() - tail.len() + 1,
+        history.len()
+    );
+    std::fs::write(&args.out, space.output(rule, &mean, &what))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    for ((k, s), m) in start.iter().zip(&mean) {
-        println!(
-            "{} {} class {:2}: {s:.0} -> {m:.1}",
-            ["mover", "waiter"][k.role],
-            ["black", "white"][k.slot],
-            k.class
-        );
+    for (i, (s, m)) in start.iter().zip(&mean).enumerate() {
+        println!("{}: {s:.0} -> {m:.1}", space.name(i));
     }
     Ok(())
+}
+
+/// What a run tunes.
+enum Space {
+    /// The class weights of `keys` and the combination weights of `combos` (in this order),
+    /// over the other weights of `base`.
+    Weights {
+        base: CodeWeights,
+        keys: Vec<Key>,
+        combos: Vec<(usize, usize, usize)>,
+    },
+    /// The search parameters ([`SearchParams::TUNABLE`]).
+    Search,
+}
+
+impl Space {
+    /// The starting values.
+    fn start(&self) -> Vec<f64> {
+        match self {
+            Space::Weights { base, keys, combos } => {
+                let all = keys_and_values(base, base.rule);
+                keys.iter()
+                    .map(|k| all.iter().find(|(a, _)| a == k).map_or(0.0, |(_, v)| *v))
+                    .chain(
+                        combos
+                            .iter()
+                            .map(|&(slot, a, b)| f64::from(base.combo[slot][a][b])),
+                    )
+                    .collect()
+            }
+            Space::Search => SearchParams::DEFAULT
+                .values()
+                .iter()
+                .map(|&v| f64::from(v))
+                .collect(),
+        }
+    }
+
+    /// The perturbation of value `i` at `t`.
+    fn step(&self, i: usize, t: f64, args: &Args) -> f64 {
+        match self {
+            Space::Weights { keys, .. } => (t.abs() * args.c_pct / 100.0).max(if i < keys.len() {
+                args.c_min
+            } else {
+                args.combo_c_min
+            }),
+            Space::Search => SearchParams::TUNABLE[i].step,
+        }
+    }
+
+    /// Value `i` kept in its range.
+    fn clamp(&self, i: usize, t: f64) -> f64 {
+        match self {
+            Space::Weights { .. } => t.clamp(-30_000.0, 30_000.0),
+            Space::Search => {
+                let p = SearchParams::TUNABLE[i];
+                t.clamp(f64::from(p.min), f64::from(p.max))
+            }
+        }
+    }
+
+    /// A name for value `i`.
+    fn name(&self, i: usize) -> String {
+        match self {
+            Space::Weights { keys, combos, .. } if i >= keys.len() => {
+                let (slot, a, b) = combos[i - keys.len()];
+                format!("combo {} {a} {b}", ["black", "white"][slot])
+            }
+            Space::Weights { keys, .. } => {
+                let k = keys[i];
+                format!(
+                    "{} {} class {:2}",
+                    ["mover", "waiter"][k.role],
+                    ["black", "white"][k.slot],
+                    k.class
+                )
+            }
+            Space::Search => SearchParams::TUNABLE[i].name.to_string(),
+        }
+    }
+
+    /// The engine's command line playing values `t` (the weights written to `file`).
+    fn engine_command(
+        &self,
+        engine: &str,
+        rule: Rule,
+        t: &[f64],
+        file: &Path,
+        it: usize,
+    ) -> Result<String, String> {
+        match self {
+            Space::Weights { base, keys, combos } => {
+                let w = full_weights(base, rule, keys, combos, t);
+                let text = w.to_text(&[format!("spsa iteration {it}")], rule != Rule::Renju);
+                std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+                Ok(format!("{engine} --weights {rule}={}", file.display()))
+            }
+            Space::Search => Ok(std::iter::once(engine.to_string())
+                .chain(
+                    SearchParams::TUNABLE
+                        .iter()
+                        .zip(t)
+                        .map(|(p, v)| format!("--param {}={}", p.name, v.round() as i32)),
+                )
+                .collect::<Vec<_>>()
+                .join(" ")),
+        }
+    }
+
+    /// The text written to `--out` for values `t`, with the comment `what`.
+    fn output(&self, rule: Rule, t: &[f64], what: &str) -> String {
+        match self {
+            Space::Weights { base, keys, combos } => full_weights(base, rule, keys, combos, t).to_text(
+                &[
+                    what.to_string(),
+                    if combos.is_empty() {
+                        "class weights Two..OpenFour tuned by play; the combination table and scale as the base"
+                    } else {
+                        "class weights Two..OpenFour and the combination table (levels 0..=6) tuned by play; the scale as the base"
+                    }
+                    .into(),
+                ],
+                rule != Rule::Renju,
+            ),
+            Space::Search => {
+                let mut out = format!("# {what}\n");
+                for (p, v) in SearchParams::TUNABLE.iter().zip(t) {
+                    out.push_str(&format!("{} {}\n", p.name, v.round() as i32));
+                }
+                out
+            }
+        }
+    }
 }
 
 fn main() {
@@ -294,6 +493,7 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use renju_engine::pattern::code::LEVELS;
 
     #[test]
     fn the_start_values_give_back_the_base_weights() {
@@ -319,6 +519,46 @@ mod tests {
                     assert_eq!(w.cell[k.role][c.index()][code], want, "{rule} {c} {code}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_combination_weights_read_back_and_reach_their_slot() {
+        for rule in Rule::ALL {
+            let base = CodeWeights::parse(embedded(rule), rule).unwrap();
+            let keys: Vec<Key> = keys_and_values(&base, rule)
+                .iter()
+                .map(|(k, _)| *k)
+                .collect();
+            let combos = combo_keys(rule);
+            let slots = if rule == Rule::Renju { 2 } else { 1 };
+            assert_eq!(combos.len(), slots * 49, "{rule}");
+            let space = Space::Weights {
+                base: base.clone(),
+                keys: keys.clone(),
+                combos: combos.clone(),
+            };
+            let mut theta = space.start();
+            assert_eq!(theta.len(), keys.len() + combos.len());
+            assert_eq!(
+                full_weights(&base, rule, &keys, &combos, &theta),
+                base,
+                "{rule}"
+            );
+            // The last combination weight (the second slot's in renju) moves alone.
+            let (slot, a, b) = *combos.last().unwrap();
+            *theta.last_mut().unwrap() += 11.0;
+            let w = full_weights(&base, rule, &keys, &combos, &theta);
+            for c in Color::ALL {
+                for x in 0..LEVELS {
+                    for y in 0..LEVELS {
+                        let hit = combo_slot(rule, c) == slot && (x, y) == (a, b);
+                        let want = base.combo[c.index()][x][y] + if hit { 11 } else { 0 };
+                        assert_eq!(w.combo[c.index()][x][y], want, "{rule} {c} {x} {y}");
+                    }
+                }
+            }
+            assert_eq!(w.cell, base.cell, "{rule}");
         }
     }
 }
