@@ -14,7 +14,7 @@
 //! With `--search` the tuned values are the search parameters instead
 //! (`renju_engine::search::params::SearchParams::TUNABLE`, each perturbed by its own step and
 //! kept in its range), played as `--param NAME=VALUE` arguments; `--out` then gets one
-//! `NAME VALUE` line per parameter (the rounded mean).
+//! `NAME VALUE` line per parameter (the rounded mean); `--params` restricts it to some.
 
 use arena::game::{FoulMode, GameConfig, TimeControl};
 use arena::openings;
@@ -43,6 +43,9 @@ struct Args {
     /// Tune the search parameters (`--param NAME=VALUE`) instead of the evaluation weights.
     #[arg(long)]
     search: bool,
+    /// With `--search`: only these parameters (comma-separated names) [default: all].
+    #[arg(long, value_delimiter = ',')]
+    params: Vec<String>,
     /// The protocol engine (it must take `--weights RULE=FILE`).
     #[arg(long)]
     engine: PathBuf,
@@ -238,7 +241,18 @@ fn run() -> Result<(), String> {
         return Err("--base is for the evaluation weights, not with --search".into());
     }
     let space = if args.search {
-        Space::Search
+        let mut params = Vec::new();
+        for name in &args.params {
+            let i = SearchParams::TUNABLE
+                .iter()
+                .position(|t| t.name == name)
+                .ok_or_else(|| format!("--params: unknown search parameter '{name}'"))?;
+            params.push(i);
+        }
+        if params.is_empty() {
+            params = (0..SearchParams::TUNABLE.len()).collect();
+        }
+        Space::Search(params)
     } else {
         Space::Weights {
             keys: keys_and_values(&base, rule)
@@ -359,8 +373,9 @@ enum Space {
         keys: Vec<Key>,
         combos: Vec<(usize, usize, usize)>,
     },
-    /// The search parameters ([`SearchParams::TUNABLE`]).
-    Search,
+    /// The search parameters of these indices in [`SearchParams::TUNABLE`], the others at
+    /// their defaults.
+    Search(Vec<usize>),
 }
 
 impl Space {
@@ -378,10 +393,9 @@ impl Space {
                     )
                     .collect()
             }
-            Space::Search => SearchParams::DEFAULT
-                .values()
+            Space::Search(params) => params
                 .iter()
-                .map(|&v| f64::from(v))
+                .map(|&p| f64::from(SearchParams::DEFAULT.values()[p]))
                 .collect(),
         }
     }
@@ -394,7 +408,7 @@ impl Space {
             } else {
                 args.combo_c_min
             }),
-            Space::Search => SearchParams::TUNABLE[i].step,
+            Space::Search(params) => SearchParams::TUNABLE[params[i]].step,
         }
     }
 
@@ -402,8 +416,8 @@ impl Space {
     fn clamp(&self, i: usize, t: f64) -> f64 {
         match self {
             Space::Weights { .. } => t.clamp(-30_000.0, 30_000.0),
-            Space::Search => {
-                let p = SearchParams::TUNABLE[i];
+            Space::Search(params) => {
+                let p = SearchParams::TUNABLE[params[i]];
                 t.clamp(f64::from(p.min), f64::from(p.max))
             }
         }
@@ -425,7 +439,7 @@ impl Space {
                     k.class
                 )
             }
-            Space::Search => SearchParams::TUNABLE[i].name.to_string(),
+            Space::Search(params) => SearchParams::TUNABLE[params[i]].name.to_string(),
         }
     }
 
@@ -445,13 +459,14 @@ impl Space {
                 std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))?;
                 Ok(format!("{engine} --weights {rule}={}", file.display()))
             }
-            Space::Search => Ok(std::iter::once(engine.to_string())
-                .chain(
-                    SearchParams::TUNABLE
-                        .iter()
-                        .zip(t)
-                        .map(|(p, v)| format!("--param {}={}", p.name, v.round() as i32)),
-                )
+            Space::Search(params) => Ok(std::iter::once(engine.to_string())
+                .chain(params.iter().zip(t).map(|(&p, v)| {
+                    format!(
+                        "--param {}={}",
+                        SearchParams::TUNABLE[p].name,
+                        v.round() as i32
+                    )
+                }))
                 .collect::<Vec<_>>()
                 .join(" ")),
         }
@@ -472,10 +487,10 @@ impl Space {
                 ],
                 rule != Rule::Renju,
             ),
-            Space::Search => {
+            Space::Search(params) => {
                 let mut out = format!("# {what}\n");
-                for (p, v) in SearchParams::TUNABLE.iter().zip(t) {
-                    out.push_str(&format!("{} {}\n", p.name, v.round() as i32));
+                for (&p, v) in params.iter().zip(t) {
+                    out.push_str(&format!("{} {}\n", SearchParams::TUNABLE[p].name, v.round() as i32));
                 }
                 out
             }
