@@ -401,14 +401,14 @@ impl<'a> Worker<'a> {
                 let mut pct: u32 = if depth <= 4 {
                     100
                 } else if stable == 0 {
-                    TIME_UNSTABLE_PCT
+                    self.p.time_unstable_pct as u32
                 } else if stable >= 3 {
-                    TIME_STABLE_PCT
+                    self.p.time_stable_pct as u32
                 } else {
                     100
                 };
                 if dropped {
-                    pct += TIME_DROP_PCT;
+                    pct += self.p.time_drop_pct as u32;
                 }
                 let mut target = opt * pct / 100;
                 if let Some(h) = hard {

@@ -76,9 +76,10 @@ impl Limits {
     /// * Hard deadline (the search is aborted): the turn limit, and at most a quarter of the
     ///   match time left.
     /// * Optimum (no new iteration once passed, scaled by the stability of the best move
-    ///   between 60% and 200%, never past the hard deadline): 90% of the turn limit, and the
-    ///   match time left divided by the expected number of own moves still to play,
-    ///   `max(TIME_MTG_MIN, TIME_MTG_BASE - stones / TIME_MTG_DIV)`.
+    ///   between 60% and 200%, never past the hard deadline): 90% of the turn limit
+    ///   ([`params::TIME_TURN_PCT`]), and the match time left divided by the expected number of
+    ///   own moves still to play, `max(TIME_MTG_MIN, TIME_MTG_BASE - stones / TIME_MTG_DIV)`
+    ///   (the process's [`params::SearchParams`]).
     ///
     /// A limit of 0 means "answer at once": the hard deadline is then 1 ms.
     #[must_use]
@@ -88,19 +89,21 @@ impl Limits {
         margin_ms: u64,
         stones: usize,
     ) -> Limits {
+        let p = params::SearchParams::current();
         let turn = turn_ms.map(|t| t.saturating_sub(margin_ms).max(1));
         let from_match = match_left_ms.map(|m| {
             let m = (m.max(0) as u64).saturating_sub(margin_ms).max(1);
-            let mtg = params::TIME_MTG_BASE
-                .saturating_sub(stones as u64 / params::TIME_MTG_DIV)
-                .max(params::TIME_MTG_MIN);
+            let mtg = (p.time_mtg_base as u64)
+                .saturating_sub(stones as u64 / p.time_mtg_div as u64)
+                .max(p.time_mtg_min as u64);
             ((m / mtg).max(1), (m / 4).max(1))
         });
+        let turn_pct = p.time_turn_pct as u64;
         let (optimum, hard) = match (turn, from_match) {
             (None, None) => return Limits::default(),
-            (Some(t), None) => (t * 9 / 10, t),
+            (Some(t), None) => (t * turn_pct / 100, t),
             (None, Some((o, h))) => (o, h),
-            (Some(t), Some((o, h))) => ((t * 9 / 10).min(o), t.min(h)),
+            (Some(t), Some((o, h))) => ((t * turn_pct / 100).min(o), t.min(h)),
         };
         Limits {
             hard_time: Some(Duration::from_millis(hard)),

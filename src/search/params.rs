@@ -46,6 +46,8 @@ pub const TIME_MTG_BASE: u64 = 14;
 pub const TIME_MTG_DIV: u64 = 6;
 /// Time: the expected moves to go never fall below this.
 pub const TIME_MTG_MIN: u64 = 6;
+/// Time: the optimum with a turn limit is at most this percentage of it.
+pub const TIME_TURN_PCT: u64 = 90;
 /// Time: the optimum is scaled to this percentage after an iteration that changed the best move.
 pub const TIME_UNSTABLE_PCT: u32 = 160;
 /// Time: the optimum is scaled to this percentage once the best move held for 3 iterations.
@@ -168,6 +170,20 @@ pub struct SearchParams {
     pub qs_near_line: i32,
     /// [`IIR_MIN_DEPTH`].
     pub iir_min_depth: i32,
+    /// [`TIME_MTG_BASE`].
+    pub time_mtg_base: i32,
+    /// [`TIME_MTG_DIV`].
+    pub time_mtg_div: i32,
+    /// [`TIME_MTG_MIN`].
+    pub time_mtg_min: i32,
+    /// [`TIME_UNSTABLE_PCT`].
+    pub time_unstable_pct: i32,
+    /// [`TIME_STABLE_PCT`].
+    pub time_stable_pct: i32,
+    /// [`TIME_DROP_PCT`].
+    pub time_drop_pct: i32,
+    /// [`TIME_TURN_PCT`].
+    pub time_turn_pct: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -193,6 +209,9 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
     }
 }
 
+/// Number of tunable search parameters.
+pub const N_TUNABLE: usize = 23;
+
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
 
@@ -215,10 +234,17 @@ impl SearchParams {
         qs_near_square: QS_NEAR_SQUARE,
         qs_near_line: QS_NEAR_LINE,
         iir_min_depth: IIR_MIN_DEPTH,
+        time_mtg_base: TIME_MTG_BASE as i32,
+        time_mtg_div: TIME_MTG_DIV as i32,
+        time_mtg_min: TIME_MTG_MIN as i32,
+        time_unstable_pct: TIME_UNSTABLE_PCT as i32,
+        time_stable_pct: TIME_STABLE_PCT as i32,
+        time_drop_pct: TIME_DROP_PCT as i32,
+        time_turn_pct: TIME_TURN_PCT as i32,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
-    pub const TUNABLE: [Tunable; 16] = [
+    pub const TUNABLE: [Tunable; N_TUNABLE] = [
         tunable("aspiration", 10, 400, 10.0),
         tunable("lmr_base", 0, 200, 15.0),
         tunable("lmr_divisor", 80, 500, 20.0),
@@ -235,11 +261,18 @@ impl SearchParams {
         tunable("qs_near_square", 1, 8, 1.0),
         tunable("qs_near_line", 1, 8, 1.0),
         tunable("iir_min_depth", 2, 12, 1.0),
+        tunable("time_mtg_base", 4, 40, 2.0),
+        tunable("time_mtg_div", 2, 20, 1.0),
+        tunable("time_mtg_min", 2, 20, 1.0),
+        tunable("time_unstable_pct", 100, 300, 15.0),
+        tunable("time_stable_pct", 20, 100, 8.0),
+        tunable("time_drop_pct", 0, 150, 10.0),
+        tunable("time_turn_pct", 40, 100, 5.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
     #[must_use]
-    pub fn values(&self) -> [i32; 16] {
+    pub fn values(&self) -> [i32; N_TUNABLE] {
         [
             self.aspiration,
             self.lmr_base,
@@ -257,12 +290,19 @@ impl SearchParams {
             self.qs_near_square,
             self.qs_near_line,
             self.iir_min_depth,
+            self.time_mtg_base,
+            self.time_mtg_div,
+            self.time_mtg_min,
+            self.time_unstable_pct,
+            self.time_stable_pct,
+            self.time_drop_pct,
+            self.time_turn_pct,
         ]
     }
 
     /// The parameters with `values` in the order of [`SearchParams::TUNABLE`].
     #[must_use]
-    pub fn from_values(v: [i32; 16]) -> SearchParams {
+    pub fn from_values(v: [i32; N_TUNABLE]) -> SearchParams {
         SearchParams {
             aspiration: v[0],
             lmr_base: v[1],
@@ -280,6 +320,13 @@ impl SearchParams {
             qs_near_square: v[13],
             qs_near_line: v[14],
             iir_min_depth: v[15],
+            time_mtg_base: v[16],
+            time_mtg_div: v[17],
+            time_mtg_min: v[18],
+            time_unstable_pct: v[19],
+            time_stable_pct: v[20],
+            time_drop_pct: v[21],
+            time_turn_pct: v[22],
         }
     }
 
