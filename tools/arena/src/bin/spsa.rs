@@ -264,7 +264,7 @@ fn run() -> Result<(), String> {
             } else {
                 Vec::new()
             },
-            base,
+            base: Box::new(base),
         }
     };
     let start = space.start();
@@ -369,7 +369,7 @@ enum Space {
     /// The class weights of `keys` and the combination weights of `combos` (in this order),
     /// over the other weights of `base`.
     Weights {
-        base: CodeWeights,
+        base: Box<CodeWeights>,
         keys: Vec<Key>,
         combos: Vec<(usize, usize, usize)>,
     },
@@ -549,7 +549,7 @@ mod tests {
             let slots = if rule == Rule::Renju { 2 } else { 1 };
             assert_eq!(combos.len(), slots * 49, "{rule}");
             let space = Space::Weights {
-                base: base.clone(),
+                base: Box::new(base.clone()),
                 keys: keys.clone(),
                 combos: combos.clone(),
             };
