@@ -8,25 +8,44 @@ use common::engine::Engine;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// The evaluation the engine reports after its first iteration on a fixed renju position.
-fn first_iteration_eval(args: &[&str]) -> String {
+/// Field `field` of the `MESSAGE depth <depth>` line the engine prints on a fixed renju
+/// position, started with `args` and given the `INFO` lines `settings`.
+fn depth_line_field(args: &[&str], settings: &[&str], depth: u32, field: &str) -> String {
     let mut e = Engine::spawn_with(args);
     e.send("START 15");
     assert_eq!(e.reply(Duration::from_secs(5)), "OK");
     e.send("INFO rule 4");
-    e.send("INFO timeout_turn 200");
+    for s in settings {
+        e.send(s);
+    }
     e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
-    let lines = e.lines_to_reply(Duration::from_secs(5));
-    let depth1 = lines
+    let lines = e.lines_to_reply(Duration::from_secs(60));
+    let prefix = format!("MESSAGE depth {depth} ");
+    let line = lines
         .iter()
-        .find(|l| l.starts_with("MESSAGE depth 1 "))
-        .unwrap_or_else(|| panic!("no depth-1 line in {lines:?}"));
-    depth1
-        .split_whitespace()
-        .skip_while(|w| *w != "ev")
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no depth-{depth} line in {lines:?}"));
+    line.split_whitespace()
+        .skip_while(|w| *w != field)
         .nth(1)
-        .expect("an ev field")
+        .unwrap_or_else(|| panic!("no {field} field in {line}"))
         .to_string()
+}
+
+/// The evaluation the engine reports after its first iteration.
+fn first_iteration_eval(args: &[&str]) -> String {
+    depth_line_field(args, &["INFO timeout_turn 200"], 1, "ev")
+}
+
+/// The process started with `args` exits with status 2 and prints nothing.
+fn assert_exits_2_silently(args: &[String]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("engine runs");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
 }
 
 fn temp_file(name: &str, text: &str) -> String {
@@ -71,38 +90,19 @@ fn a_bad_weights_option_exits_2_before_any_output() {
         ],
         vec!["--weights".to_string(), format!("renju={bad_text}")],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("engine runs");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+        assert_exits_2_silently(&args);
     }
 }
 
-/// The node count after depth 4 on a fixed renju position, with `args` (from depth 5 the root
-/// VCT probe's budget follows the clock, so the counts of deeper iterations vary by load).
+/// The node count after depth 4, with `args` (from depth 5 the root VCT probe's budget follows
+/// the clock, so the counts of deeper iterations vary by load).
 fn depth4_nodes(args: &[&str]) -> String {
-    let mut e = Engine::spawn_with(args);
-    e.send("START 15");
-    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
-    e.send("INFO rule 4");
-    e.send("INFO thread_num 1");
-    e.send("INFO max_depth 4");
-    e.send("INFO timeout_turn 60000");
-    e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
-    let lines = e.lines_to_reply(Duration::from_secs(60));
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("MESSAGE depth "))
-        .unwrap_or_else(|| panic!("no depth line in {lines:?}"));
-    last.split_whitespace()
-        .skip_while(|w| *w != "n")
-        .nth(1)
-        .expect("an n field")
-        .to_string()
+    let settings = [
+        "INFO thread_num 1",
+        "INFO max_depth 4",
+        "INFO timeout_turn 60000",
+    ];
+    depth_line_field(args, &settings, 4, "n")
 }
 
 #[test]
@@ -125,12 +125,7 @@ fn a_bad_param_option_exits_2_before_any_output() {
         vec!["--param", "lmr_divisor=many"],
         vec!["--param", "lmr_divisor=100000"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("engine runs");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        assert_exits_2_silently(&args);
     }
 }
