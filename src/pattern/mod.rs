@@ -305,3 +305,77 @@ pub fn score(pats: [Pattern; 4], class: Class) -> i32 {
     }
     pats.iter().map(|&p| pattern_weight(p)).sum::<i32>() + class_bonus(class)
 }
+
+/// Number of *plus slots* of a cell (see [`plus_slot`]): slot 0 is "no plus", then a closed
+/// three, an open three and a four that each come with a second, lesser shape.
+pub const PLUS_SLOTS: usize = 4;
+
+/// The *plus slot* of a cell whose four line patterns `pats` combine to `class`: which of the
+/// three refined classes it belongs to, or 0. A stone there makes its class's shape and, in
+/// another line, a closed three or an open two (the shape's follow-up threat):
+///
+/// | slot | class | besides the class's own line |
+/// |---|---|---|
+/// | 1 | `Three` | a second closed three, or an open two |
+/// | 2 | `OpenThree` | a closed three or an open two |
+/// | 3 | `Four` | a closed three or an open two |
+///
+/// The evaluation may weigh these cells apart from the rest of their class (the class-level
+/// weights' "plus" groups); nothing else reads it.
+#[must_use]
+pub fn plus_slot(pats: [Pattern; 4], class: Class) -> usize {
+    let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
+    let (threes, open_twos) = (count(Pattern::Three), count(Pattern::OpenTwo));
+    match class {
+        Class::Three if threes >= 2 || open_twos >= 1 => 1,
+        Class::OpenThree if threes + open_twos >= 1 => 2,
+        Class::Four if threes + open_twos >= 1 => 3,
+        _ => 0,
+    }
+}
+
+/// The class a plus slot refines (`None` for slot 0).
+#[must_use]
+pub const fn plus_class(slot: usize) -> Class {
+    match slot {
+        1 => Class::Three,
+        2 => Class::OpenThree,
+        3 => Class::Four,
+        _ => Class::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Pattern::{Four as F, None as N, OpenThree as O3, OpenTwo as O2, Three as T, Two as T2};
+
+    #[test]
+    fn plus_slots_are_a_class_with_a_second_shape() {
+        let cases: [([Pattern; 4], Class, usize); 10] = [
+            ([T, O2, N, N], Class::Three, 1),
+            ([T, T, N, N], Class::Three, 1),
+            ([T, T2, T2, N], Class::Three, 0),
+            ([O3, T, N, N], Class::OpenThree, 2),
+            ([O3, O2, T2, N], Class::OpenThree, 2),
+            ([O3, T2, N, N], Class::OpenThree, 0),
+            ([F, O2, N, N], Class::Four, 3),
+            ([F, T, N, N], Class::Four, 3),
+            ([F, T2, T2, N], Class::Four, 0),
+            ([O2, O2, N, N], Class::DoubleTwo, 0),
+        ];
+        for (pats, class, slot) in cases {
+            for rule in Rule::ALL {
+                for c in Color::ALL {
+                    assert_eq!(combine(pats, c, rule), class, "{pats:?} {rule} {c}");
+                    assert_eq!(plus_slot(pats, class), slot, "{pats:?}");
+                    if slot > 0 {
+                        assert_eq!(plus_class(slot), class);
+                    }
+                }
+            }
+        }
+        // A four with an open three beside it is a four-three, not a plus.
+        assert_eq!(plus_slot([F, O3, N, N], Class::FourThree), 0);
+    }
+}
