@@ -36,7 +36,7 @@ use crate::pattern::code::{
     code_of_key, code_patterns, CodeWeights, CODES, LEVELS, MAX_WEIGHT, MOVER, WAITER,
 };
 use crate::pattern::table::cell_key;
-use crate::pattern::{combine, plus_class, plus_slot, Class, CLASS_COUNT, PLUS_SLOTS};
+use crate::pattern::{combine, Class, CLASS_COUNT};
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -90,15 +90,7 @@ pub fn evaluate(board: &Board) -> i32 {
             + s[me.index()][MOVER]
             + s[opp.index()][WAITER];
     }
-    evaluate_class(board, ClassTable::get(board.rule()))
-}
-
-/// [`evaluate`] with class-level weights `t` (from the board's class and plus counts).
-#[inline]
-#[must_use]
-pub fn evaluate_class(board: &Board, t: &ClassTable) -> i32 {
-    let me = board.side_to_move();
-    let opp = me.opponent();
+    let t = ClassTable::get(board.rule());
     let (sm, so) = (combo_slot(board.rule(), me), combo_slot(board.rule(), opp));
     let mut v = t.combo[sm][level(board, me)][level(board, opp)];
     for class in 1..CLASS_COUNT {
@@ -106,62 +98,32 @@ pub fn evaluate_class(board: &Board, t: &ClassTable) -> i32 {
         v += i32::from(board.count(me, k)) * t.cell[MOVER][sm][class]
             + i32::from(board.count(opp, k)) * t.cell[WAITER][so][class];
     }
-    if t.has_plus {
-        for slot in 1..PLUS_SLOTS {
-            v += i32::from(board.plus_count(me, slot)) * t.plus[MOVER][sm][slot]
-                + i32::from(board.plus_count(opp, slot)) * t.plus[WAITER][so][slot];
-        }
-    }
     v
 }
 
 /// The embedded weights of a rule in class-level form (see [`evaluate`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassTable {
-    /// `cell[role][colour slot][class]`: the weight of every code of that class outside its
-    /// plus slot.
+    /// `cell[role][colour slot][class]`: the weight of every code of that class.
     pub cell: [[[i32; CLASS_COUNT]; 2]; 2],
-    /// `plus[role][colour slot][plus slot]`: what a code in that plus slot weighs more than the
-    /// rest of its class ([`crate::pattern::plus_slot`]; slot 0 unused).
-    pub plus: [[[i32; PLUS_SLOTS]; 2]; 2],
-    /// Whether any plus weight is not 0.
-    pub has_plus: bool,
     /// As [`CodeWeights::combo`].
     pub combo: [[[i32; LEVELS]; LEVELS]; 2],
 }
 
 impl ClassTable {
-    /// The class-level form of `w` (for rule `rule`): the weight of the last code of each class
-    /// group (class and plus slot).
+    /// The class-level form of `w` (for rule `rule`): the weight of the last code of each class.
     /// It says what `w` says exactly when [`CodeWeights::is_class_level`].
     #[must_use]
     pub fn from_codes(w: &CodeWeights, rule: Rule) -> ClassTable {
         let mut t = ClassTable {
             cell: [[[0; CLASS_COUNT]; 2]; 2],
-            plus: [[[0; PLUS_SLOTS]; 2]; 2],
-            has_plus: false,
             combo: w.combo,
         };
-        let mut group = [[[[0; PLUS_SLOTS]; CLASS_COUNT]; 2]; 2];
         for role in [MOVER, WAITER] {
             for c in Color::ALL {
                 for code in 0..CODES {
-                    let pats = code_patterns(code);
-                    let class = combine(pats, c, rule);
-                    group[role][c.index()][class as usize][plus_slot(pats, class)] =
-                        w.cell[role][c.index()][code];
-                }
-                for (cell, g) in t.cell[role][c.index()]
-                    .iter_mut()
-                    .zip(&group[role][c.index()])
-                {
-                    *cell = g[0];
-                }
-                for slot in 1..PLUS_SLOTS {
-                    let class = plus_class(slot) as usize;
-                    let g = &group[role][c.index()][class];
-                    t.plus[role][c.index()][slot] = g[slot] - g[0];
-                    t.has_plus |= g[slot] != g[0];
+                    let class = combine(code_patterns(code), c, rule) as usize;
+                    t.cell[role][c.index()][class] = w.cell[role][c.index()][code];
                 }
             }
         }
@@ -554,70 +516,6 @@ mod tests {
             }
             assert_eq!(evaluate(&s), evaluate(&b), "{rule}\n{b}");
         }
-    }
-
-    /// Class-level weights of `rule` (every code of a class group alike) with every group's
-    /// weight random (seeded): the plus slots apart from their classes.
-    fn random_group_weights(rule: Rule, seed: u64) -> CodeWeights {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut group = [[[[0; PLUS_SLOTS]; CLASS_COUNT]; 2]; 2];
-        for role in &mut group {
-            for colour in role.iter_mut() {
-                for class in colour.iter_mut().skip(1) {
-                    for g in class.iter_mut() {
-                        *g = rng.gen_range(-500..=500);
-                    }
-                }
-            }
-        }
-        let mut w = random_code_weights(rule, seed);
-        for (cells, groups) in w.cell.iter_mut().zip(&group) {
-            for c in Color::ALL {
-                for (code, cell) in cells[c.index()].iter_mut().enumerate() {
-                    let pats = code_patterns(code);
-                    let class = combine(pats, c, rule);
-                    // Outside renju both colours read black's weights (see `combo_slot`).
-                    *cell = groups[combo_slot(rule, c)][class as usize][plus_slot(pats, class)];
-                }
-            }
-        }
-        w.refresh();
-        w
-    }
-
-    #[test]
-    fn class_and_plus_counts_evaluate_as_the_code_weights() {
-        // Group-level weights: the O(1) evaluation from the class and plus counts must equal
-        // the per-cell code sum (fails when the plus term is left out: the plus slots weigh
-        // differently from their classes here).
-        let tables: Vec<(CodeWeights, ClassTable)> = Rule::ALL
-            .iter()
-            .enumerate()
-            .map(|(i, &rule)| {
-                let w = random_group_weights(rule, 40 + i as u64);
-                assert!(w.is_class_level(), "{rule}");
-                let t = ClassTable::from_codes(&w, rule);
-                assert!(t.has_plus, "{rule}");
-                (w, t)
-            })
-            .collect();
-        let mut plus_cells = 0;
-        for b in random_boards(15, 300) {
-            let (w, t) = &tables[b.rule().index()];
-            assert_eq!(
-                evaluate_class(&b, t),
-                evaluate_code(&b, w),
-                "{:?}\n{b}",
-                b.rule()
-            );
-            plus_cells += (1..PLUS_SLOTS)
-                .map(|s| usize::from(b.plus_count(Color::Black, s)))
-                .sum::<usize>();
-        }
-        assert!(
-            plus_cells > 100,
-            "the boards exercise the plus slots: {plus_cells}"
-        );
     }
 
     #[test]

@@ -69,28 +69,6 @@ fn the_weights_in_the_file_are_the_ones_evaluated() {
     );
     let zeroed = first_iteration_eval(&["--weights", &format!("renju={zero}")]);
     assert_ne!(zeroed, default, "the zero weights were not used");
-    // The embedded weights with every plus-slot code weighing 300 more: still class-level
-    // (read from the class and plus counts), and evaluated.
-    let mut plus =
-        renju_engine::pattern::code::CodeWeights::parse(embedded, renju_engine::types::Rule::Renju)
-            .unwrap();
-    for role in 0..2 {
-        for c in renju_engine::types::Color::ALL {
-            for code in 0..renju_engine::pattern::code::CODES {
-                let pats = renju_engine::pattern::code::code_patterns(code);
-                let class =
-                    renju_engine::pattern::combine(pats, c, renju_engine::types::Rule::Renju);
-                if renju_engine::pattern::plus_slot(pats, class) > 0 {
-                    plus.cell[role][c.index()][code] += 300;
-                }
-            }
-        }
-    }
-    plus.refresh();
-    assert!(plus.is_class_level());
-    let plus = temp_file("plus.txt", &plus.to_text(&[], false));
-    let plussed = first_iteration_eval(&["--weights", &format!("renju={plus}")]);
-    assert_ne!(plussed, default, "the plus weights were not used");
     // Weights of another rule leave renju alone.
     assert_eq!(
         first_iteration_eval(&["--weights", &format!("freestyle={zero}")]),

@@ -28,12 +28,8 @@ pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
 use crate::pattern::code::KeyWeights;
-#[cfg(doc)]
-use crate::pattern::plus_slot;
-use crate::pattern::table::{
-    info_class, info_class_index, info_plus, info_score, window_to_key, Tables, WINDOW_MASK,
-};
-use crate::pattern::{Class, Pattern, CLASS_COUNT, PLUS_SLOTS};
+use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
+use crate::pattern::{Class, Pattern, CLASS_COUNT};
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
 use std::fmt;
 
@@ -79,14 +75,9 @@ struct Ply {
     color: Color,
     change_start: u32,
     counts: [[u16; CLASS_COUNT]; 2],
-    plus: PlusCounts,
     sums: CodeSums,
     cand: CellSet,
 }
-
-/// Per colour (index), the number of empty cells in each plus slot ([`plus_slot`]; slot 0
-/// counts the cells of no plus slot).
-pub type PlusCounts = [[u16; PLUS_SLOTS]; 2];
 
 /// Per colour (index) and role (`[mover, waiter]`), the sum of the code weights of every empty
 /// cell (see [`Board::code_sums`]).
@@ -120,7 +111,6 @@ pub struct Board {
     pats: [u32; MAX_CELLS],
     info: [[u32; MAX_CELLS]; 2],
     counts: [[u16; CLASS_COUNT]; 2],
-    plus: PlusCounts,
     key_weights: Option<&'static KeyWeights>,
     sums: CodeSums,
     occupied: CellSet,
@@ -172,7 +162,6 @@ impl Board {
             pats: [0; MAX_CELLS],
             info: [[0; MAX_CELLS]; 2],
             counts: [[0; CLASS_COUNT]; 2],
-            plus: [[0; PLUS_SLOTS]; 2],
             key_weights,
             sums: [[0; 2]; 2],
             occupied: [0; SET_WORDS],
@@ -202,7 +191,6 @@ impl Board {
     /// Recompute every empty cell's patterns, classes and the counts from the line words.
     fn recompute_cells(&mut self) {
         self.counts = [[0; CLASS_COUNT]; 2];
-        self.plus = [[0; PLUS_SLOTS]; 2];
         self.sums = [[0; 2]; 2];
         for p in 0..self.size * self.size {
             if self.cells[p] != EMPTY {
@@ -217,8 +205,7 @@ impl Board {
                 let key = cell_key_of(pats, c);
                 let info = self.tables.cell_info(key, c);
                 self.info[c.index()][p] = info;
-                self.counts[c.index()][info_class_index(info)] += 1;
-                self.plus[c.index()][info_plus(info)] += 1;
+                self.counts[c.index()][info_class(info) as usize] += 1;
                 if let Some(kw) = self.key_weights {
                     let w = kw.pair(c, key);
                     self.sums[c.index()][0] += w[0];
@@ -370,14 +357,6 @@ impl Board {
         self.counts[c.index()][class as usize]
     }
 
-    /// How many empty cells are in plus slot `slot` (1..[`PLUS_SLOTS`], see [`plus_slot`]) for
-    /// colour `c`.
-    #[inline]
-    #[must_use]
-    pub fn plus_count(&self, c: Color, slot: usize) -> u16 {
-        self.plus[c.index()][slot]
-    }
-
     /// Whether colour `c` has at least one empty cell of class `class` (O(1)).
     #[inline]
     #[must_use]
@@ -500,14 +479,11 @@ impl Board {
             color: c,
             change_start: self.changes.len() as u32,
             counts: self.counts,
-            plus: self.plus,
             sums: self.sums,
             cand: self.cand,
         });
         for col in 0..2 {
-            let info = self.info[col][pi];
-            self.counts[col][info_class_index(info)] -= 1;
-            self.plus[col][info_plus(info)] -= 1;
+            self.counts[col][(self.info[col][pi] & 0xFF) as usize] -= 1;
         }
         if let Some(kw) = self.key_weights {
             for col in Color::ALL {
@@ -583,10 +559,8 @@ impl Board {
             let info = self.tables.cell_info(key, c);
             let old_info = self.info[ci][q];
             if info != old_info {
-                self.counts[ci][info_class_index(old_info)] -= 1;
-                self.counts[ci][info_class_index(info)] += 1;
-                self.plus[ci][info_plus(old_info)] -= 1;
-                self.plus[ci][info_plus(info)] += 1;
+                self.counts[ci][(old_info & 0xFF) as usize] -= 1;
+                self.counts[ci][(info & 0xFF) as usize] += 1;
                 self.info[ci][q] = info;
             }
         }
@@ -599,7 +573,6 @@ impl Board {
             color: self.side,
             change_start: self.changes.len() as u32,
             counts: self.counts,
-            plus: self.plus,
             sums: self.sums,
             cand: self.cand,
         });
@@ -628,7 +601,6 @@ impl Board {
         }
         self.changes.truncate(start);
         self.counts = ply.counts;
-        self.plus = ply.plus;
         self.sums = ply.sums;
         self.cand = ply.cand;
         let pi = ply.pos.index();

@@ -6,7 +6,7 @@
 use super::{cell_key_of, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
 use crate::pattern::classify::{self, Line, EMPTY, WALL, WINDOW};
 use crate::pattern::table::info_class;
-use crate::pattern::{combine, plus_slot, Pattern, CLASS_COUNT, PLUS_SLOTS};
+use crate::pattern::{Pattern, CLASS_COUNT};
 use crate::types::{Color, Pos, DIRS};
 
 impl Board {
@@ -74,7 +74,6 @@ impl Board {
         }
         // Patterns, classes, counts, candidates.
         let mut counts = [[0u16; CLASS_COUNT]; 2];
-        let mut plus = [[0u16; PLUS_SLOTS]; 2];
         let mut sums = [[0i32; 2]; 2];
         let mut cand = [0u64; SET_WORDS];
         let mut occupied = [0u64; SET_WORDS];
@@ -101,8 +100,6 @@ impl Board {
                     return Err(format!("class/score of cell {p} for {c}"));
                 }
                 counts[c.index()][info_class(info) as usize] += 1;
-                let line_pats = [0, 1, 2, 3].map(|d| self.pattern(pos, d, c));
-                plus[c.index()][plus_slot(line_pats, combine(line_pats, c, self.rule))] += 1;
                 if let Some(kw) = self.key_weights {
                     let w = kw.pair(c, cell_key_of(pats, c));
                     sums[c.index()][0] += w[0];
@@ -126,9 +123,6 @@ impl Board {
                 "class counts {:?}, expected {counts:?}",
                 self.counts
             ));
-        }
-        if plus != self.plus {
-            return Err(format!("plus counts {:?}, expected {plus:?}", self.plus));
         }
         if sums != self.sums {
             return Err(format!("code sums {:?}, expected {sums:?}", self.sums));

@@ -14,7 +14,7 @@
 //! [`CodeWeights::parse`]), so a build is deterministic and the bench signature pins them.
 
 use super::table::{cell_key_patterns, CELL_KEYS};
-use super::{combine, plus_slot, Pattern, CLASS_COUNT, PLUS_SLOTS};
+use super::{combine, Pattern, CLASS_COUNT};
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -269,27 +269,24 @@ impl CodeWeights {
 }
 
 impl CodeWeights {
-    /// Whether every code of each class group (class and plus slot, see
-    /// [`super::plus_slot`]; for each role and colour) weighs the same and class `None` weighs
-    /// 0: then the evaluation is a function of the class and plus counts alone and needs no
+    /// Whether every code of each class (for each role and colour) weighs the same and class
+    /// `None` weighs 0: then the evaluation is a function of the class counts alone and needs no
     /// per-code sums (see [`KeyWeights::get`]).
     #[must_use]
     pub fn is_class_level(&self) -> bool {
-        let mut first = [[[[None; PLUS_SLOTS]; CLASS_COUNT]; 2]; 2];
+        let mut first = [[[None; CLASS_COUNT]; 2]; 2];
         for role in [MOVER, WAITER] {
             for c in Color::ALL {
                 for code in 0..CODES {
-                    let pats = code_patterns(code);
-                    let class = combine(pats, c, self.rule);
-                    let slot = &mut first[role][c.index()][class as usize][plus_slot(pats, class)];
+                    let class = combine(code_patterns(code), c, self.rule) as usize;
                     let x = self.cell[role][c.index()][code];
-                    match *slot {
-                        None => *slot = Some(x),
+                    match first[role][c.index()][class] {
+                        None => first[role][c.index()][class] = Some(x),
                         Some(y) if y != x => return false,
                         Some(_) => {}
                     }
                 }
-                if first[role][c.index()][0][0].unwrap_or(0) != 0 {
+                if first[role][c.index()][0].unwrap_or(0) != 0 {
                     return false;
                 }
             }

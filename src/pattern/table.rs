@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use super::classify::{self, Line, CENTER, EMPTY, HALF, WALL, WINDOW};
-use super::{combine, plus_slot, score, Class, Pattern, PLUS_SLOTS};
+use super::{combine, score, Class, Pattern};
 use crate::types::{Color, Rule};
 
 /// Number of distinct line keys (20 bits).
@@ -166,7 +166,7 @@ impl Tables {
                     let pats = cell_key_patterns(k);
                     let class = combine(pats, c, rule);
                     let s = score(pats, class);
-                    pack_info(class, plus_slot(pats, class), s)
+                    pack_info(class, s)
                 })
                 .collect();
             v.into_boxed_slice().try_into().expect("CELL_KEYS entries")
@@ -239,34 +239,18 @@ pub fn cell_key(pats: [Pattern; 4]) -> usize {
     pats.iter().rev().fold(0, |k, &p| k * 10 + p as usize)
 }
 
-/// Pack a class, its plus slot ([`super::plus_slot`]) and a score into one cell-info word:
-/// class in bits 0-3, plus slot in bits 4-5, score from bit 8.
+/// Pack a class and a score into one cell-info word (class in the low byte).
 #[inline]
 #[must_use]
-pub const fn pack_info(class: Class, plus: usize, score: i32) -> u32 {
-    assert!(plus < PLUS_SLOTS);
-    (class as u32) | ((plus as u32) << 4) | ((score as u32) << 8)
-}
-
-/// The class index of a packed cell-info word.
-#[inline]
-#[must_use]
-pub const fn info_class_index(info: u32) -> usize {
-    (info & 0xF) as usize
+pub const fn pack_info(class: Class, score: i32) -> u32 {
+    (class as u32) | ((score as u32) << 8)
 }
 
 /// The class of a packed cell-info word.
 #[inline]
 #[must_use]
 pub const fn info_class(info: u32) -> Class {
-    Class::from_u8(info_class_index(info) as u8)
-}
-
-/// The plus slot of a packed cell-info word (see [`super::plus_slot`]).
-#[inline]
-#[must_use]
-pub const fn info_plus(info: u32) -> usize {
-    ((info >> 4) & 3) as usize
+    Class::from_u8((info & 0xFF) as u8)
 }
 
 /// The score of a packed cell-info word.

@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use renju_engine::pattern::code::{
     code_patterns, combo_slot, embedded, CodeWeights, CODES, MOVER, WAITER,
 };
-use renju_engine::pattern::{combine, plus_slot, CLASS_COUNT};
+use renju_engine::pattern::combine;
 use renju_engine::search::params::SearchParams;
 use renju_engine::types::{Color, Rule};
 use std::io::Write;
@@ -88,10 +88,6 @@ struct Args {
     /// Tune only the threat-combination table (the class weights stay as the base's).
     #[arg(long)]
     combos_only: bool,
-    /// Tune the plus slots (a closed three, open three or four with a second, lesser shape
-    /// beside it) instead of the classes: their weights start at the base's.
-    #[arg(long)]
-    plus: bool,
     /// Smallest perturbation of a combination weight, in evaluation points.
     #[arg(long, default_value_t = 16.0)]
     combo_c_min: f64,
@@ -109,86 +105,51 @@ struct Args {
     out: PathBuf,
 }
 
-/// One tuned weight: role, colour slot, class and plus slot (0: the class's codes outside its
-/// plus slot; see `renju_engine::pattern::plus_slot`).
+/// One tuned weight: role, colour slot and class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
     role: usize,
     slot: usize,
     class: usize,
-    plus: usize,
-}
-
-/// The group (class, plus slot) of `code` for colour `c` under `rule`.
-fn group(code: usize, c: Color, rule: Rule) -> (usize, usize) {
-    let pats = code_patterns(code);
-    let class = combine(pats, c, rule);
-    (class as usize, plus_slot(pats, class))
 }
 
 /// The tuned weights of `w`: every (role, colour slot, class) some code makes, classes `Two`
-/// to `OpenFour`, with the weight of the class's first code outside its plus slot; with `plus`,
-/// the plus slots instead (each with the weight of its first code).
-fn keys_and_values(w: &CodeWeights, rule: Rule, plus: bool) -> Vec<(Key, f64)> {
+/// to `OpenFour`, with the weight of the class's first code.
+fn keys_and_values(w: &CodeWeights, rule: Rule) -> Vec<(Key, f64)> {
     let mut out: Vec<(Key, f64)> = Vec::new();
     for role in [MOVER, WAITER] {
         for c in Color::ALL {
             let slot = combo_slot(rule, c);
             for code in 0..CODES {
-                let (class, ps) = group(code, c, rule);
-                if !(1..=10).contains(&class) || (ps > 0) != plus {
+                let class = combine(code_patterns(code), c, rule) as usize;
+                if !(1..=10).contains(&class) {
                     continue;
                 }
-                let key = Key {
-                    role,
-                    slot,
-                    class,
-                    plus: ps,
-                };
+                let key = Key { role, slot, class };
                 if !out.iter().any(|(k, _)| *k == key) {
                     out.push((key, f64::from(w.cell[role][slot][code])));
                 }
             }
         }
     }
-    out.sort_by_key(|(k, _)| (k.role, k.slot, k.class, k.plus));
+    out.sort_by_key(|(k, _)| (k.role, k.slot, k.class));
     out
 }
 
-/// `base` with the tuned groups set to `theta` (rounded), every code of a group alike; the
-/// codes of a plus slot whose class is tuned but not the slot itself keep their difference to
-/// the class in `base`.
+/// `base` with the tuned classes set to `theta` (rounded), every code of a class alike.
 fn weights_with(base: &CodeWeights, rule: Rule, keys: &[Key], theta: &[f64]) -> CodeWeights {
     let mut w = base.clone();
     for role in [MOVER, WAITER] {
         for c in Color::ALL {
-            let ci = c.index();
-            // The base weight of each class outside its plus slot.
-            let mut class_base = [0; CLASS_COUNT];
             for code in 0..CODES {
-                let (class, ps) = group(code, c, rule);
-                if ps == 0 {
-                    class_base[class] = base.cell[role][ci][code];
-                }
-            }
-            for code in 0..CODES {
-                let (class, ps) = group(code, c, rule);
-                let slot = combo_slot(rule, c);
-                let find = |plus: usize| {
-                    keys.iter().position(|k| {
-                        *k == Key {
-                            role,
-                            slot,
-                            class,
-                            plus,
-                        }
-                    })
+                let class = combine(code_patterns(code), c, rule) as usize;
+                let key = Key {
+                    role,
+                    slot: combo_slot(rule, c),
+                    class,
                 };
-                if let Some(i) = find(ps) {
-                    w.cell[role][ci][code] = theta[i].round() as i32;
-                } else if let Some(i) = find(0).filter(|_| ps > 0) {
-                    w.cell[role][ci][code] =
-                        theta[i].round() as i32 + base.cell[role][ci][code] - class_base[class];
+                if let Some(i) = keys.iter().position(|k| *k == key) {
+                    w.cell[role][c.index()][code] = theta[i].round() as i32;
                 }
             }
         }
@@ -303,7 +264,7 @@ fn run() -> Result<(), String> {
             keys: if args.combos_only {
                 Vec::new()
             } else {
-                keys_and_values(&base, rule, args.plus)
+                keys_and_values(&base, rule)
                     .iter()
                     .map(|(k, _)| *k)
                     .collect()
@@ -432,10 +393,7 @@ impl Space {
     fn start(&self) -> Vec<f64> {
         match self {
             Space::Weights { base, keys, combos } => {
-                let all = [false, true]
-                    .into_iter()
-                    .flat_map(|plus| keys_and_values(base, base.rule, plus))
-                    .collect::<Vec<_>>();
+                let all = keys_and_values(base, base.rule);
                 keys.iter()
                     .map(|k| all.iter().find(|(a, _)| a == k).map_or(0.0, |(_, v)| *v))
                     .chain(
@@ -485,11 +443,10 @@ impl Space {
             Space::Weights { keys, .. } => {
                 let k = keys[i];
                 format!(
-                    "{} {} class {:2}{}",
+                    "{} {} class {:2}",
                     ["mover", "waiter"][k.role],
                     ["black", "white"][k.slot],
-                    k.class,
-                    if k.plus > 0 { " plus" } else { "" }
+                    k.class
                 )
             }
             Space::Search(params) => SearchParams::TUNABLE[params[i]].name.to_string(),
@@ -531,9 +488,7 @@ impl Space {
             Space::Weights { base, keys, combos } => full_weights(base, rule, keys, combos, t).to_text(
                 &[
                     what.to_string(),
-                    if keys.first().is_some_and(|k| k.plus > 0) {
-                        "plus weights (a closed three, open three or four with a closed three or open two beside it) tuned by play; the rest as the base"
-                    } else if combos.is_empty() {
+                    if combos.is_empty() {
                         "class weights Two..OpenFour tuned by play; the combination table and scale as the base"
                     } else if keys.is_empty() {
                         "the combination table (levels 0..=6) tuned by play; the class weights and scale as the base"
@@ -573,7 +528,7 @@ mod tests {
         // must change nothing; a changed value must reach every code of its class.
         for rule in Rule::ALL {
             let base = CodeWeights::parse(embedded(rule), rule).unwrap();
-            let start = keys_and_values(&base, rule, false);
+            let start = keys_and_values(&base, rule);
             let keys: Vec<Key> = start.iter().map(|(k, _)| *k).collect();
             let mut theta: Vec<f64> = start.iter().map(|(_, v)| *v).collect();
             assert_eq!(weights_with(&base, rule, &keys, &theta), base, "{rule}");
@@ -595,70 +550,10 @@ mod tests {
     }
 
     #[test]
-    fn plus_weights_move_their_slot_alone_and_follow_their_class() {
-        for rule in Rule::ALL {
-            let base = CodeWeights::parse(embedded(rule), rule).unwrap();
-            let start = keys_and_values(&base, rule, true);
-            // Three slots per role and colour slot.
-            let slots = if rule == Rule::Renju { 2 } else { 1 };
-            assert_eq!(start.len(), 2 * slots * 3, "{rule}");
-            let keys: Vec<Key> = start.iter().map(|(k, _)| *k).collect();
-            let mut theta: Vec<f64> = start.iter().map(|(_, v)| *v).collect();
-            assert_eq!(weights_with(&base, rule, &keys, &theta), base, "{rule}");
-            // The open three's plus slot moves; the other open-three codes do not.
-            let i = keys
-                .iter()
-                .position(|k| k.plus == 2)
-                .expect("open three plus");
-            theta[i] += 9.0;
-            let w = weights_with(&base, rule, &keys, &theta);
-            let k = keys[i];
-            let mut moved = 0;
-            for c in Color::ALL
-                .into_iter()
-                .filter(|&c| combo_slot(rule, c) == k.slot)
-            {
-                for code in 0..CODES {
-                    let hit = group(code, c, rule) == (k.class, 2);
-                    moved += usize::from(hit);
-                    let want = base.cell[k.role][c.index()][code] + if hit { 9 } else { 0 };
-                    assert_eq!(w.cell[k.role][c.index()][code], want, "{rule} {c} {code}");
-                }
-            }
-            assert!(moved > 0, "{rule}");
-            // A class tuned without its plus slot carries the slot along, difference kept.
-            let class_keys: Vec<Key> = keys_and_values(&w, rule, false)
-                .iter()
-                .map(|(k, _)| *k)
-                .collect();
-            let mut t2: Vec<f64> = keys_and_values(&w, rule, false)
-                .iter()
-                .map(|(_, v)| *v)
-                .collect();
-            let j = class_keys
-                .iter()
-                .position(|c| (c.role, c.slot, c.class) == (k.role, k.slot, k.class))
-                .unwrap();
-            t2[j] -= 5.0;
-            let w2 = weights_with(&w, rule, &class_keys, &t2);
-            for c in Color::ALL
-                .into_iter()
-                .filter(|&c| combo_slot(rule, c) == k.slot)
-            {
-                for code in 0..CODES {
-                    let moves = group(code, c, rule).0 == k.class;
-                    let want = w.cell[k.role][c.index()][code] - if moves { 5 } else { 0 };
-                    assert_eq!(w2.cell[k.role][c.index()][code], want, "{rule} {c} {code}");
-                }
-            }
-        }
-    }
-
-    #[test]
     fn the_combination_weights_read_back_and_reach_their_slot() {
         for rule in Rule::ALL {
             let base = CodeWeights::parse(embedded(rule), rule).unwrap();
-            let keys: Vec<Key> = keys_and_values(&base, rule, false)
+            let keys: Vec<Key> = keys_and_values(&base, rule)
                 .iter()
                 .map(|(k, _)| *k)
                 .collect();
