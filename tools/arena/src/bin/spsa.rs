@@ -239,13 +239,13 @@ fn run() -> Result<(), String> {
             .map_err(|e| format!("opening {}: {e}", i + 1))?;
     }
     let tc = TimeControl::parse(&args.tc)?;
-    std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
     if args.search && (args.combos || args.combos_only) {
         return Err("--combos and --combos-only tune the evaluation, not with --search".into());
     }
     if args.search && args.base.is_some() {
         return Err("--base is for the evaluation weights, not with --search".into());
     }
+    std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
     let space = if args.search {
         let mut params = Vec::new();
         for name in &args.params {
@@ -546,6 +546,27 @@ mod tests {
                     assert_eq!(w.cell[k.role][c.index()][code], want, "{rule} {c} {code}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_combination_only_space_reads_back_the_base() {
+        // `--combos-only`: no class keys; the values are the combination table alone.
+        for rule in Rule::ALL {
+            let base = CodeWeights::parse(embedded(rule), rule).unwrap();
+            let combos = combo_keys(rule);
+            let space = Space::Weights {
+                base: Box::new(base.clone()),
+                keys: Vec::new(),
+                combos: combos.clone(),
+            };
+            let theta = space.start();
+            assert_eq!(theta.len(), combos.len(), "{rule}");
+            assert_eq!(
+                full_weights(&base, rule, &[], &combos, &theta),
+                base,
+                "{rule}"
+            );
         }
     }
 
