@@ -263,9 +263,13 @@ enum Command {
         /// Depth of a second, deeper balance check a kept opening must also pass.
         #[arg(long)]
         confirm_depth: Option<i32>,
-        /// Keep openings whose value for the side to move lies within ±WINDOW.
+        /// Keep openings whose value for the side to move lies within CENTER ± WINDOW.
         #[arg(long, default_value_t = 60)]
         window: i32,
+        /// Centre of the kept values for the side to move (negative: the side that moved last
+        /// is ahead by the evaluation).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+        center: i32,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -411,6 +415,7 @@ pub fn run(
             depth,
             confirm_depth,
             window,
+            center,
             seed,
         }) => opengen_command(
             crate::opening::GenSpec {
@@ -420,6 +425,7 @@ pub fn run(
                 depth,
                 confirm_depth,
                 window,
+                center,
                 seed,
             },
             out,
@@ -1181,8 +1187,13 @@ fn opengen_command(spec: crate::opening::GenSpec, out: &mut dyn Write) -> Result
     let crate::opening::GenSpec {
         rule, size, depth, ..
     } = spec;
-    let (count, window, seed, confirm_depth) =
-        (spec.count, spec.window, spec.seed, spec.confirm_depth);
+    let (count, window, center, seed, confirm_depth) = (
+        spec.count,
+        spec.window,
+        spec.center,
+        spec.seed,
+        spec.confirm_depth,
+    );
     check_size(size)?;
     let deep_ok = confirm_depth.is_none_or(|cd| (depth..=20).contains(&cd));
     if !(1..=12).contains(&depth) || !deep_ok || count == 0 || count > 10_000 || window < 0 {
@@ -1200,15 +1211,21 @@ fn opengen_command(spec: crate::opening::GenSpec, out: &mut dyn Write) -> Result
         ),
         None => (String::new(), String::new()),
     };
+    let center_arg = if center == 0 {
+        String::new()
+    } else {
+        format!(" --center {center}")
+    };
+    let balanced = if center == 0 { "balanced" } else { "offset" };
     writeln!(
         out,
-        "# {} balanced {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth}{confirm_arg} --window {window} --seed {seed}",
+        "# {} {balanced} {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth}{confirm_arg} --window {window}{center_arg} --seed {seed}",
         list.len()
     )
     .map_err(io)?;
     writeln!(
         out,
-        "# offset format: dx,dy from the centre (size/2, size/2), Gomocup axes (y down), black first; each kept opening scored within +-{window} for the side to move at depth {depth}{confirm_text}"
+        "# offset format: dx,dy from the centre (size/2, size/2), Gomocup axes (y down), black first; each kept opening scored within {center}+-{window} for the side to move at depth {depth}{confirm_text}"
     )
     .map_err(io)?;
     let c = (size / 2) as i64;

@@ -358,8 +358,13 @@ pub struct GenSpec {
     /// fixed-depth value swings with the depth's parity and the horizon; two depths agreeing
     /// keep out openings that only look even at one of them.
     pub confirm_depth: Option<i32>,
-    /// Keep openings whose value for the side to move lies within `±window` at each check.
+    /// Keep openings whose value for the side to move lies within `center ± window` at each
+    /// check.
     pub window: i32,
+    /// Centre of the kept values for the side to move (0: balanced by the evaluation). The
+    /// evaluation's zero need not be an even game in play: a book balanced in play may need
+    /// openings the evaluation scores for one side.
+    pub center: i32,
     /// Random seed: the same spec gives the same openings.
     pub seed: u64,
 }
@@ -368,7 +373,7 @@ pub struct GenSpec {
 /// are random legal stones near the centre (three stones; for renju one of the 26 canonical
 /// openings plus a fourth and a fifth stone), kept when a depth-`spec.depth` search of the side
 /// to move after them (and a depth-`spec.confirm_depth` search, if given) scores within
-/// `±spec.window`, and not equivalent under a board symmetry to one already kept.
+/// `spec.center ± spec.window`, and not equivalent under a board symmetry to one already kept.
 /// Deterministic for a given spec. Returns the openings as move lists.
 #[must_use]
 pub fn generate(spec: GenSpec) -> Vec<Vec<Pos>> {
@@ -410,11 +415,8 @@ pub fn generate(spec: GenSpec) -> Vec<Vec<Pos>> {
         if dup {
             continue;
         }
-        if value(spec.depth, &b).abs() <= spec.window
-            && spec
-                .confirm_depth
-                .is_none_or(|cd| value(cd, &b).abs() <= spec.window)
-        {
+        let near = |v: i32| (v - spec.center).abs() <= spec.window;
+        if near(value(spec.depth, &b)) && spec.confirm_depth.is_none_or(|cd| near(value(cd, &b))) {
             kept.push(stones);
         }
     }
@@ -433,6 +435,7 @@ mod tests {
             depth: 3,
             confirm_depth,
             window: 40,
+            center: 0,
             seed: 5,
         }
     }
@@ -464,5 +467,25 @@ mod tests {
             list,
             "the confirming check kept the same set"
         );
+    }
+
+    /// With a centre, every kept opening scores within the window around it (a window that
+    /// excludes 0 here), and the set differs from the balanced one.
+    #[test]
+    fn generated_openings_lie_around_the_centre() {
+        let s = GenSpec {
+            center: -60,
+            window: 40,
+            count: 2,
+            ..spec(None)
+        };
+        let list = generate(s);
+        assert_eq!(list.len(), s.count);
+        for o in &list {
+            let b = board_of(s.rule, s.size, o).expect("legal opening");
+            let v = Decider::new(s.depth, Duration::from_secs(3600)).value(&b);
+            assert!((v + 60).abs() <= 40, "{o:?}: {v}");
+        }
+        assert_ne!(generate(GenSpec { center: 0, ..s }), list);
     }
 }
