@@ -90,12 +90,15 @@ fn json_num(v: f64) -> String {
     }
 }
 
-/// The summary: games played, per pair W-L-D with Elo, its 95% interval and LOS, and losses by
-/// reason.
+/// The summary: games played, per pair W-L-D with Elo, its 95% interval and LOS, games by the
+/// winner's colour (`[black, white, drawn]`), per pair its game pairs by the first engine's
+/// points (0, 0.5, 1, 1.5, 2), and losses by reason.
 #[must_use]
 pub fn summary_json(
     games: usize,
     pairs: &[(String, String, Wld)],
+    colours: [u32; 3],
+    pentanomial: &[[u32; 5]],
     losses_by_reason: &BTreeMap<String, u32>,
     sprt: Option<(f64, f64, f64, &str)>,
 ) -> String {
@@ -117,7 +120,19 @@ pub fn summary_json(
             json_num(los(w))
         );
     }
-    s.push_str("\n  ],\n  \"losses_by_reason\": {");
+    let _ = write!(
+        s,
+        "\n  ],\n  \"colours\": {{\"black\": {}, \"white\": {}, \"drawn\": {}}},\n  \"pentanomial\": [{}],",
+        colours[0],
+        colours[1],
+        colours[2],
+        pentanomial
+            .iter()
+            .map(|p| format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    s.push_str("\n  \"losses_by_reason\": {");
     for (i, (k, v)) in losses_by_reason.iter().enumerate() {
         let _ = write!(s, "{}{}: {v}", if i == 0 { "" } else { ", " }, json_str(k));
     }

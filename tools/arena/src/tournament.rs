@@ -116,6 +116,14 @@ pub struct Book {
     pub pairs: BTreeMap<(usize, usize), Wld>,
     /// Losses by reason.
     pub losses: BTreeMap<String, u32>,
+    /// Games won by black, won by white, drawn: how far the openings favour one colour.
+    pub colours: [u32; 3],
+    /// Per (a, b) pair, the game pairs (one opening, colours swapped: games `2k - 1` and `2k`)
+    /// by a's points in the two games, 0, 0.5, 1, 1.5, 2 (the pentanomial counts). A pair split
+    /// 1-1 by colour says nothing about which engine is stronger.
+    pub pentanomial: BTreeMap<(usize, usize), [u32; 5]>,
+    /// Games whose partner game has not finished yet: pair number -> (job, a's points).
+    pending: BTreeMap<usize, (Job, f64)>,
     /// Games finished.
     pub done: usize,
     total: usize,
@@ -135,6 +143,9 @@ impl Book {
             names,
             pairs: BTreeMap::new(),
             losses: BTreeMap::new(),
+            colours: [0; 3],
+            pentanomial: BTreeMap::new(),
+            pending: BTreeMap::new(),
             done: 0,
             total,
             start: Instant::now(),
@@ -165,6 +176,12 @@ impl Book {
                 }
             }
         }
+        self.colours[match o.rec.winner {
+            Some(Color::Black) => 0,
+            Some(Color::White) => 1,
+            None => 2,
+        }] += 1;
+        self.pair_up(o.seq, o.job.clone(), pts);
         let reason = o.rec.reason.name();
         if o.rec.winner.is_some() {
             *self.losses.entry(reason.clone()).or_insert(0) += 1;
@@ -206,6 +223,25 @@ impl Book {
         }
     }
 
+    /// Game `seq` (1-based) of `job` gave a `pts`: with its partner game (the other of
+    /// `2k - 1`, `2k`: same engines, same opening, colours swapped) finished, count the pair.
+    fn pair_up(&mut self, seq: usize, job: Job, pts: f64) {
+        let id = seq.div_ceil(2);
+        match self.pending.remove(&id) {
+            Some((other, p))
+                if (other.a, other.b, other.opening) == (job.a, job.b, job.opening)
+                    && other.a_black != job.a_black =>
+            {
+                let i = ((p + pts) * 2.0).round() as usize;
+                self.pentanomial.entry((job.a, job.b)).or_default()[i.min(4)] += 1;
+            }
+            Some(_) => {}
+            None => {
+                self.pending.insert(id, (job, pts));
+            }
+        }
+    }
+
     fn pair_list(&self) -> Vec<(String, String, Wld)> {
         self.pairs
             .iter()
@@ -238,6 +274,8 @@ impl Book {
         let text = records::summary_json(
             self.done,
             &self.pair_list(),
+            self.colours,
+            &self.pentanomial.values().copied().collect::<Vec<_>>(),
             &self.losses,
             sprt.map(|(l, lo, hi, _)| (l, lo, hi, status.as_deref().unwrap_or(""))),
         );
@@ -329,6 +367,14 @@ impl Book {
                 }
                 println!("  {total:.1}");
             }
+        }
+        let [b, w, d] = self.colours;
+        println!("by colour: black won {b}, white won {w}, drawn {d}");
+        for (&(i, j), p) in &self.pentanomial {
+            println!(
+                "game pairs (one opening, colours swapped) of {} vs {} by the first's points 0/0.5/1/1.5/2: {}/{}/{}/{}/{}",
+                self.names[i], self.names[j], p[0], p[1], p[2], p[3], p[4]
+            );
         }
         if !self.losses.is_empty() {
             let l: Vec<String> = self

@@ -122,6 +122,34 @@ fn short_match_of_our_engine_against_itself_with_openings() {
     ] {
         assert!(!summary.contains(&format!("\"{bad}")), "{bad} in {summary}");
     }
+    // The colour and game-pair counts agree with the records: game 2k - 1 has the first
+    // engine black, game 2k the same opening with the first engine white.
+    let winners: Vec<char> = (1..=4)
+        .map(|n| {
+            let sgf = std::fs::read_to_string(out.join(format!("game-{n:05}.sgf"))).unwrap();
+            let i = sgf.find("RE[").expect("result") + 3;
+            sgf[i..].chars().next().unwrap()
+        })
+        .collect();
+    let count = |c: char| winners.iter().filter(|&&w| w == c).count() as u64;
+    assert_eq!(json_count(&summary, "black"), count('B'), "{summary}");
+    assert_eq!(json_count(&summary, "white"), count('W'), "{summary}");
+    assert_eq!(json_count(&summary, "drawn"), 4 - count('B') - count('W'));
+    let first_points = |n: usize| match (winners[n], n % 2 == 0) {
+        ('B', true) | ('W', false) => 2,
+        ('B', false) | ('W', true) => 0,
+        _ => 1,
+    };
+    let mut penta = [0u32; 5];
+    for k in 0..2 {
+        penta[first_points(2 * k) + first_points(2 * k + 1)] += 1;
+    }
+    let expect = format!(
+        "\"pentanomial\": [[{}, {}, {}, {}, {}]]",
+        penta[0], penta[1], penta[2], penta[3], penta[4]
+    );
+    assert!(summary.contains(&expect), "{expect} in {summary}");
+    assert!(stdout.contains("by colour: black won"), "{stdout}");
 }
 
 /// A two-game match of `mode` against the greedy fixture; `mode` must lose the games it
