@@ -135,7 +135,7 @@ fn short_match_of_our_engine_against_itself_with_openings() {
     assert_eq!(json_count(&summary, "black"), count('B'), "{summary}");
     assert_eq!(json_count(&summary, "white"), count('W'), "{summary}");
     assert_eq!(json_count(&summary, "drawn"), 4 - count('B') - count('W'));
-    let first_points = |n: usize| match (winners[n], n % 2 == 0) {
+    let first_points = |n: usize| match (winners[n], n.is_multiple_of(2)) {
         ('B', true) | ('W', false) => 2,
         ('B', false) | ('W', true) => 0,
         _ => 1,
