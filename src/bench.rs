@@ -6,10 +6,10 @@
 
 use crate::board::Board;
 use crate::rules;
-use crate::search::{Limits, Searcher, Silent};
+use crate::search::{Iteration, Limits, Reporter, Searcher};
 use crate::types::{parse_renju_list, Rule};
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: i32 = 8;
@@ -72,6 +72,16 @@ pub fn position(rule: Rule, size: usize, moves: &str) -> Result<Board, String> {
     Ok(b)
 }
 
+/// Records the depth and time of the last iteration reported: when the search reached the
+/// depth it ends with (the root VCT probe and guard may still run after it).
+struct Reached(Option<(i32, Duration)>);
+
+impl Reporter for Reached {
+    fn iteration(&mut self, it: &Iteration) {
+        self.0 = Some((it.depth, it.elapsed));
+    }
+}
+
 /// What the bench searches: a fixed depth (the signature) or a fixed time per position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
@@ -101,7 +111,8 @@ pub fn tree_signals(results: &[(u64, i32)]) -> (f64, f64) {
     (depth, ebf)
 }
 
-/// Run the bench, printing one line per position and the totals: average depth, effective
+/// Run the bench, printing one line per position (best move, score, depth, nodes, the search's
+/// wall time and when it reached its last depth, in milliseconds) and the totals: average depth, effective
 /// branching factor, the node total (the signature at a fixed depth) and nodes per second.
 /// Returns the node total.
 ///
@@ -125,12 +136,17 @@ pub fn run(
             Budget::Depth(d) => Limits::depth(d),
             Budget::MoveTime(ms) => Limits::time_ms(ms),
         };
-        let r = searcher.search(&board, limits, &mut Silent);
+        let t0 = Instant::now();
+        let mut reached = Reached(None);
+        let r = searcher.search(&board, limits, &mut reached);
+        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+        // A move decided before any iteration reaches its depth 0 at the end.
+        let reached_ms = reached.0.map_or(ms, |(_, t)| t.as_secs_f64() * 1000.0);
         total += r.nodes;
         shapes.push((r.nodes, r.depth));
         writeln!(
             out,
-            "{rule} {size} {moves:<60} best {} score {} depth {} nodes {}",
+            "{rule} {size} {moves:<60} best {} score {} depth {} nodes {} time {ms:.1} reached {reached_ms:.1}",
             r.best.to_renju(size),
             r.score,
             r.depth,

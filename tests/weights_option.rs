@@ -1,4 +1,4 @@
-//! The protocol engine's tuning options, `--weights RULE=FILE` and `--param NAME=VALUE`: the
+//! The protocol engine's options, `--weights RULE=FILE`, `--param NAME=VALUE` and `--threads N`: the
 //! weights in the file are the ones evaluated, the parameters the ones searched with, and a bad
 //! option ends the process before any protocol line.
 
@@ -124,6 +124,65 @@ fn a_bad_param_option_exits_2_before_any_output() {
         vec!["--param", "no_such_parameter=3"],
         vec!["--param", "lmr_divisor=many"],
         vec!["--param", "lmr_divisor=100000"],
+    ] {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        assert_exits_2_silently(&args);
+    }
+}
+
+/// The `(depth, nodes)` of the `MESSAGE depth` lines up to depth 4 of a depth-8 search on the
+/// fixed renju position, started with `args` and given the `INFO` lines `settings` (deeper
+/// counts vary with the load: from depth 5 the root VCT probe's budget follows the clock).
+fn shallow_lines(args: &[&str], settings: &[&str]) -> Vec<(u32, u64)> {
+    let mut e = Engine::spawn_with(args);
+    e.send("START 15");
+    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    e.send("INFO rule 4");
+    e.send("INFO max_depth 8");
+    e.send("INFO timeout_turn 60000");
+    for s in settings {
+        e.send(s);
+    }
+    e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
+    e.lines_to_reply(Duration::from_secs(60))
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["MESSAGE", "depth", d, "ev", _, "n", n, ..] => {
+                    Some((d.parse().ok()?, n.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .filter(|&(d, _)| d <= 4)
+        .collect()
+}
+
+#[test]
+fn the_threads_option_sets_the_threads_until_the_manager_does() {
+    let one = shallow_lines(&[], &[]);
+    assert_eq!(one.len(), 4, "{one:?}");
+    // One thread is deterministic, and the manager's `thread_num` wins over the option.
+    assert_eq!(shallow_lines(&["--threads", "1"], &[]), one);
+    assert_eq!(
+        shallow_lines(&["--threads", "2"], &["INFO thread_num 1"]),
+        one
+    );
+    // With a helper the main thread skips or takes over depths the helper searches, and the
+    // counts include the helper's nodes: the lines differ (almost always at once; five tries).
+    assert!(
+        (0..5).any(|_| shallow_lines(&["--threads", "2"], &[]) != one),
+        "two threads searched as one"
+    );
+}
+
+#[test]
+fn a_bad_threads_option_exits_2_before_any_output() {
+    for args in [
+        vec!["--threads"],
+        vec!["--threads", "0"],
+        vec!["--threads", "two"],
     ] {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         assert_exits_2_silently(&args);

@@ -1,16 +1,17 @@
 //! `pbrain-renju-engine`: the protocol engine under the file name Piskvork loads (`pbrain-*`).
-//! Nothing is ever written to stderr. Arguments are ignored except two, for tuning by play:
-//! `--weights RULE=FILE` (repeatable) plays RULE with the evaluation weights in FILE (the format
-//! of `renju_engine::pattern::code::CodeWeights::parse`) instead of the embedded ones;
-//! `--param NAME=VALUE` (repeatable) sets one search parameter of every rule
-//! (`renju_engine::search::params::SearchParams::TUNABLE`). A bad rule name, file, parameter
-//! name or value ends the process with exit status 2 before any protocol line.
+//! Nothing is ever written to stderr. Arguments are ignored except three, for tuning and
+//! testing by play: `--weights RULE=FILE` (repeatable) plays RULE with the evaluation weights in
+//! FILE (the format of `renju_engine::pattern::code::CodeWeights::parse`) instead of the
+//! embedded ones; `--param NAME=VALUE` (repeatable) sets one search parameter of every rule
+//! (`renju_engine::search::params::SearchParams::TUNABLE`); `--threads N` searches with N
+//! threads until the manager sends `INFO thread_num`. A bad rule name, file, parameter name or
+//! value, or thread count, ends the process with exit status 2 before any protocol line.
 
 use renju_engine::pattern::code::CodeWeights;
 use renju_engine::search::params::SearchParams;
 use renju_engine::types::Rule;
 
-/// Apply every `--weights RULE=FILE` and `--param NAME=VALUE` argument.
+/// Apply every `--weights RULE=FILE`, `--param NAME=VALUE` and `--threads N` argument.
 fn apply_options(args: &[String]) -> Result<(), String> {
     let mut params: Option<SearchParams> = None;
     let mut it = args.iter();
@@ -18,6 +19,15 @@ fn apply_options(args: &[String]) -> Result<(), String> {
         if a == "--param" {
             let spec = it.next().ok_or("--param needs NAME=VALUE")?;
             params = Some(params.unwrap_or(SearchParams::DEFAULT).with(spec)?);
+            continue;
+        }
+        if a == "--threads" {
+            let n = it.next().ok_or("--threads needs N")?;
+            let n: usize = n.parse().map_err(|e| format!("--threads {n}: {e}"))?;
+            if n == 0 {
+                return Err("--threads needs at least 1".into());
+            }
+            renju_engine::protocol::set_default_threads(n);
             continue;
         }
         if a != "--weights" {

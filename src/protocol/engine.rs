@@ -8,7 +8,7 @@ use crate::rules::{self, renju};
 use crate::search::{Iteration, Limits, Reporter, SearchResult, Searcher};
 use crate::types::{valid_size, Color, Pos, Rule};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,16 @@ const UNLIMITED: i64 = 2_147_483_647;
 const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
 /// Memory the engine needs besides the transposition table (bytes): tables, boards, stacks.
 const BASE_MEMORY: u64 = 24 * 1024 * 1024;
+
+/// Search threads until the manager sends `INFO thread_num` (see [`set_default_threads`]).
+static DEFAULT_THREADS: AtomicUsize = AtomicUsize::new(1);
+
+/// Threads the process searches with until the manager sends `INFO thread_num` (1 unless
+/// set; clamped to 1..=256 as `thread_num` is). For match runners that cannot send `INFO`
+/// lines of their own, through the `pbrain-renju-engine --threads N` argument.
+pub fn set_default_threads(n: usize) {
+    DEFAULT_THREADS.store(n.clamp(1, 256), Ordering::Relaxed);
+}
 
 /// Settings received by `INFO`.
 #[derive(Clone, Debug)]
@@ -53,7 +63,7 @@ impl Default for Settings {
             time_left: None,
             max_memory: 0,
             rule: Rule::Freestyle,
-            threads: 1,
+            threads: DEFAULT_THREADS.load(Ordering::Relaxed),
             max_depth: 64,
             max_nodes: None,
             show_detail: 2,

@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-pub use engine::{Engine, Settings};
+pub use engine::{set_default_threads, Engine, Settings};
 
 /// State shared between the reader thread and the engine.
 pub struct Shared {

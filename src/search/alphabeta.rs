@@ -27,6 +27,11 @@ pub struct Worker<'a> {
     nodes: u64,
     flushed: u64,
     stopped: bool,
+    /// Lazy SMP, main thread: abandon the iteration in progress once a helper has completed
+    /// an iteration of at least this depth (it is taken over instead).
+    abandon_at: Option<i32>,
+    /// The iteration in progress was abandoned for a helper's (the search goes on).
+    abandoned: bool,
     killers: Vec<[Pos; 2]>,
     /// History per cell: one table per colour, and in renju a second per colour for threat
     /// moves ([`Worker::history_table`]).
@@ -62,6 +67,14 @@ enum VctProbe {
     Open,
     /// The solver proved that no VCT of [`ROOT_VCT_DEPTH`] threats exists.
     Exhausted,
+}
+
+/// What the main thread's preparation decided ([`Worker::prepare`]).
+pub enum Prepared {
+    /// The move is decided without a search.
+    Done(SearchResult),
+    /// Search these root moves (the result so far holds a fallback move).
+    Search(SearchResult, Vec<Pos>),
 }
 
 /// The late-move reduction table: `[depth][move number]`, in plies.
@@ -133,6 +146,8 @@ impl<'a> Worker<'a> {
             nodes: 0,
             flushed: 0,
             stopped: false,
+            abandon_at: None,
+            abandoned: false,
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; MAX_CELLS]; 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -156,15 +171,52 @@ impl<'a> Worker<'a> {
         self.flushed = self.nodes;
     }
 
-    /// Helper threads (Lazy SMP): search the same position with shifted depths until told to
-    /// stop, filling the shared table.
-    pub fn helper_loop(&mut self, done: &AtomicBool) {
+    /// A helper thread of a Lazy SMP search: the main thread's iterative deepening over the
+    /// same root moves, with aspiration windows and its own ordering tables, filling the shared
+    /// table. A depth that at least half of the threads are searching already is skipped (by
+    /// the main thread too), so the threads spread over the next depths instead of repeating
+    /// one another's. Each completed iteration is published, for the main thread to take over
+    /// and for the final choice of move; root moves the main thread drops are dropped at the
+    /// next iteration. Runs until the search stops or it has completed the search's maximum
+    /// depth.
+    pub fn helper_iterate(&mut self, root: Vec<Pos>) {
+        self.root = root;
         let max = self.shared.limits.max_depth;
-        let mut d = 1 + (self.id as i32 % 2);
-        while d <= max && !done.load(Ordering::Relaxed) && !self.stopped {
-            self.extension_limit = (2 * d as usize).min(FOUR_EXTENSION_MAX_PLY);
-            self.search(d, -WIN, WIN, 0, false);
-            d += 1;
+        let crowd = self.crowd();
+        let mut prev_score = 0;
+        let mut depth = 0;
+        while !self.stopped && !self.shared.should_stop() {
+            depth += 1;
+            while depth < max && self.shared.searching_at(depth) >= crowd {
+                depth += 1;
+            }
+            if depth > max {
+                break;
+            }
+            let dropped = self.shared.dropped_root_moves();
+            if !dropped.is_empty() {
+                self.root.retain(|m| !dropped.contains(m));
+                if self.root.is_empty() {
+                    break;
+                }
+            }
+            self.shared.count_searching(depth, true);
+            let score = self.aspiration_search(depth, prev_score);
+            self.shared.count_searching(depth, false);
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv[0].clone();
+            if pv.first().is_some_and(|m| self.root.contains(m)) {
+                self.shared
+                    .publish(self.id, super::Completed { depth, score, pv });
+                if depth >= max {
+                    // A fixed-depth search is done once any thread has completed the depth:
+                    // the main thread takes this iteration over.
+                    break;
+                }
+            }
+            prev_score = score;
         }
         self.flush_nodes();
     }
@@ -193,8 +245,19 @@ impl<'a> Worker<'a> {
         moves
     }
 
-    /// Iterative deepening on the main thread.
+    /// Iterative deepening on the main thread: [`Worker::prepare`], then
+    /// [`Worker::iterate_moves`] unless the move is decided already.
     pub fn iterate(&mut self, reporter: &mut dyn Reporter) -> SearchResult {
+        match self.prepare() {
+            Prepared::Done(r) => r,
+            Prepared::Search(r, moves) => self.iterate_moves(r, moves, reporter),
+        }
+    }
+
+    /// The main thread's work before the iterative deepening: the root moves, and the moves
+    /// decided without a search (a single move, an own five, a forced block, an own open four,
+    /// a VCF), or else the root moves the guard against the opponent's VCF keeps.
+    pub fn prepare(&mut self) -> Prepared {
         let me = self.board.side_to_move();
         let opp = me.opponent();
         let mut result = SearchResult {
@@ -207,28 +270,28 @@ impl<'a> Worker<'a> {
         let mut moves = self.root_moves();
         if moves.is_empty() {
             result.best = self.board.empty_cells().next().unwrap_or(Pos::PASS);
-            return result;
+            return Prepared::Done(result);
         }
         result.best = moves[0];
         if moves.len() == 1 || !self.shared.limits.excluded.is_empty() {
             // A single move, or root exclusions: search the allowed moves only.
             if moves.len() == 1 {
                 let m = moves[0];
-                return self.finish(result, m, 0, vec![m]);
+                return Prepared::Done(self.finish(result, m, 0, vec![m]));
             }
-            return self.iterate_moves(result, moves, reporter);
+            return Prepared::Search(result, moves);
         }
         // Step 0. Immediate answers: own five, forced block, own open four, VCF.
         if let Some(f) = find_five(&self.board, me) {
-            return self.finish(result, f, WIN - 1, vec![f]);
+            return Prepared::Done(self.finish(result, f, WIN - 1, vec![f]));
         }
         if let Some(f) = find_five(&self.board, opp) {
             let lost = self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me);
             if !lost {
                 // A single defence: answer at once (searching cannot change the move).
-                return self.finish(result, f, 0, vec![f]);
+                return Prepared::Done(self.finish(result, f, 0, vec![f]));
             } else {
-                return self.finish(result, moves[0], -(WIN - 2), vec![moves[0]]);
+                return Prepared::Done(self.finish(result, moves[0], -(WIN - 2), vec![moves[0]]));
             }
         } else if has_open_four(&self.board, me) {
             let m = moves
@@ -236,7 +299,7 @@ impl<'a> Worker<'a> {
                 .copied()
                 .find(|&p| self.board.class(p, me) == Class::OpenFour)
                 .unwrap_or(moves[0]);
-            return self.finish(result, m, WIN - 3, vec![m]);
+            return Prepared::Done(self.finish(result, m, WIN - 3, vec![m]));
         } else {
             let mut budget = ROOT_VCF_NODES;
             if let Some(n) = self.shared.limits.max_nodes {
@@ -252,12 +315,12 @@ impl<'a> Worker<'a> {
             self.nodes += solver.nodes;
             if let Solution::Win(line) = sol {
                 let score = WIN - line.len() as i32;
-                return self.finish(result, line[0], score, line);
+                return Prepared::Done(self.finish(result, line[0], score, line));
             }
             moves = self.root_guard(moves, budget);
             result.best = moves[0];
         }
-        self.iterate_moves(result, moves, reporter)
+        Prepared::Search(result, moves)
     }
 
     /// Root defence against the opponent's VCF: when the opponent, given a free move, wins by
@@ -313,7 +376,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The iterative-deepening loop proper, over the given root moves.
-    fn iterate_moves(
+    pub fn iterate_moves(
         &mut self,
         mut result: SearchResult,
         root: Vec<Pos>,
@@ -328,31 +391,52 @@ impl<'a> Worker<'a> {
         let mut safe: Vec<Pos> = Vec::new();
         let optimum = self.shared.limits.soft_time;
         let hard = self.shared.limits.hard_time;
+        let mut previous_iterations = [self.shared.start.elapsed(); 2];
         let mut depth = 0;
         while depth < self.shared.limits.max_depth {
             depth += 1;
-            let iteration_start = self.shared.start.elapsed();
-            let (mut alpha, mut beta) = (-WIN, WIN);
-            let mut window = self.p.aspiration;
-            if depth >= 4 && !is_mate(prev_score) {
-                alpha = prev_score - window;
-                beta = prev_score + window;
+            // Lazy SMP: like the helpers, skip a depth that enough threads are searching
+            // already (unless a helper has completed it: then it is taken over below).
+            while depth < self.shared.limits.max_depth
+                && self.shared.searching_at(depth) >= self.crowd()
+                && self.completed_elsewhere(depth).is_none()
+            {
+                depth += 1;
             }
-            self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
-            self.root_best = None;
-            let score = loop {
-                let s = self.search(depth, alpha, beta, 0, false);
+            // With helpers, an iteration is timed from the main thread's last but one (an
+            // iteration taken over from a helper took the main thread no time of its own, and
+            // the threads take turns at the depths).
+            let iteration_start = if self.shared.threads > 1 {
+                previous_iterations[0]
+            } else {
+                self.shared.start.elapsed()
+            };
+            // Lazy SMP: an iteration a helper has completed already is taken over, not
+            // searched again (it counts as the main thread's for the decisions below), also
+            // when a helper completes it while the main thread is searching it.
+            let mut abandon = self.shared.threads > 1;
+            let (score, pv) = loop {
+                if let Some(c) = self.completed_elsewhere(depth) {
+                    depth = c.depth;
+                    break (c.score, c.pv);
+                }
+                self.abandon_at = abandon.then_some(depth);
+                self.shared.count_searching(depth, true);
+                let score = self.aspiration_search(depth, prev_score);
+                self.shared.count_searching(depth, false);
+                self.abandon_at = None;
+                if self.abandoned {
+                    // Taken over above; if that helper's move has been dropped from the root
+                    // meanwhile, searched again to the end.
+                    self.abandoned = false;
+                    self.stopped = false;
+                    abandon = false;
+                    continue;
+                }
                 if self.stopped {
-                    break s;
+                    break (score, Vec::new());
                 }
-                if s <= alpha && alpha > -WIN {
-                    alpha = (alpha - window).max(-WIN);
-                } else if s >= beta && beta < WIN {
-                    beta = (beta + window).min(WIN);
-                } else {
-                    break s;
-                }
-                window *= 2;
+                break (score, self.pv[0].clone());
             };
             if self.stopped {
                 // An interrupted iteration still counts for a root move it searched fully and
@@ -362,9 +446,9 @@ impl<'a> Worker<'a> {
                     result.score = s;
                     result.pv = pv;
                 }
+                self.vote(&mut result);
                 break;
             }
-            let pv = self.pv[0].clone();
             self.record(&mut result, reporter, depth, score, pv);
             if result.best == prev_best {
                 stable += 1;
@@ -421,9 +505,11 @@ impl<'a> Worker<'a> {
             if let Some(h) = hard {
                 last |= now + (now - iteration_start) * TIME_NEXT_ITERATION > h;
             }
+            previous_iterations = [previous_iterations[1], now];
             if !last {
                 continue;
             }
+            self.vote(&mut result);
             // The move about to be played: when the opponent has a proven VCT after it, it is
             // dropped from the root and the last iteration is searched again without it.
             if depth >= ROOT_VCT_MIN_DEPTH
@@ -435,6 +521,7 @@ impl<'a> Worker<'a> {
                 match self.root_vct_guard(m, depth) {
                     VctProbe::Win(_) => {
                         self.root.retain(|&p| p != m);
+                        self.shared.drop_root_move(m);
                         result.best = self.root[0];
                         result.pv = vec![result.best];
                         prev_best = Pos::PASS;
@@ -454,6 +541,118 @@ impl<'a> Worker<'a> {
         self.flush_nodes();
         result.nodes = self.shared.nodes.load(Ordering::Relaxed);
         result
+    }
+
+    /// One iteration at `depth`: a search of the root with an aspiration window around
+    /// `prev_score` (from depth 4, unless it is a mate score), widened on each fail.
+    fn aspiration_search(&mut self, depth: i32, prev_score: i32) -> i32 {
+        let (mut alpha, mut beta) = (-WIN, WIN);
+        let mut window = self.p.aspiration;
+        if depth >= 4 && !is_mate(prev_score) {
+            alpha = prev_score - window;
+            beta = prev_score + window;
+        }
+        self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
+        self.root_best = None;
+        loop {
+            let s = self.search(depth, alpha, beta, 0, false);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -WIN {
+                alpha = (alpha - window).max(-WIN);
+            } else if s >= beta && beta < WIN {
+                beta = (beta + window).min(WIN);
+            } else {
+                return s;
+            }
+            window *= 2;
+        }
+    }
+
+    /// Lazy SMP: a depth that this many threads are searching already is skipped (half of
+    /// the threads, rounded up; `u32::MAX` with one thread: nothing is skipped).
+    fn crowd(&self) -> u32 {
+        if self.shared.threads <= 1 {
+            return u32::MAX;
+        }
+        self.shared.threads.div_ceil(2) as u32
+    }
+
+    /// Lazy SMP: the deepest iteration of at least `depth` a helper has completed, if its move
+    /// is still a root move (none with one thread).
+    fn completed_elsewhere(&self, depth: i32) -> Option<super::Completed> {
+        if self.shared.threads <= 1 {
+            return None;
+        }
+        self.shared
+            .helper_results()
+            .into_iter()
+            .filter(|c| c.depth >= depth && self.root.contains(&c.pv[0]))
+            .max_by_key(|c| (c.depth, c.score))
+    }
+
+    /// Lazy SMP: the move to play chosen from every thread's last completed iteration, not
+    /// only the main thread's. The deepest results count (scores of different depths do not
+    /// compare: they swing with the depth's parity); each votes for its first move with
+    /// weight `score - lowest score + VOTE_OFFSET`, and the move with the most votes wins (the
+    /// main thread's on a tie), its best-scoring result giving the score and line. Only moves
+    /// still in the main thread's root list count; a main thread stopped before its first
+    /// iteration has no vote. One thread: nothing changes.
+    fn vote(&mut self, result: &mut SearchResult) {
+        if self.shared.threads <= 1 {
+            return;
+        }
+        let mut all: Vec<super::Completed> = Vec::new();
+        if result.depth > 0 {
+            all.push(super::Completed {
+                depth: result.depth,
+                score: result.score,
+                pv: if result.pv.is_empty() {
+                    vec![result.best]
+                } else {
+                    result.pv.clone()
+                },
+            });
+        }
+        all.extend(
+            self.shared
+                .helper_results()
+                .into_iter()
+                .filter(|c| c.pv.first().is_some_and(|m| self.root.contains(m))),
+        );
+        let top = all.iter().map(|c| c.depth).max().unwrap_or(0);
+        all.retain(|c| c.depth == top);
+        let low = all.iter().map(|c| c.score).min().unwrap_or(0);
+        let mut votes: Vec<(Pos, i64)> = Vec::new();
+        for c in &all {
+            let w = i64::from(c.score) - i64::from(low) + i64::from(VOTE_OFFSET);
+            match votes.iter_mut().find(|(p, _)| *p == c.pv[0]) {
+                Some(v) => v.1 += w,
+                None => votes.push((c.pv[0], w)),
+            }
+        }
+        let Some(mut winner) = votes.first().copied() else {
+            return;
+        };
+        for &v in &votes[1..] {
+            if v.1 > winner.1 {
+                winner = v;
+            }
+        }
+        let chosen = all
+            .iter()
+            .filter(|c| c.pv[0] == winner.0)
+            .max_by_key(|c| c.score);
+        if let Some(c) = chosen {
+            if c.depth == result.depth && c.pv[0] == result.best {
+                return;
+            }
+            result.best = c.pv[0];
+            result.score = c.score;
+            result.depth = c.depth;
+            result.pv = c.pv.clone();
+        }
     }
 
     /// The result of a completed iteration (or a proven VCT) at `depth`: best move (the first
@@ -663,6 +862,12 @@ impl<'a> Worker<'a> {
             self.flush_nodes();
             if self.shared.should_stop() {
                 self.stopped = true;
+            } else if self
+                .abandon_at
+                .is_some_and(|d| self.shared.completed_depth() >= d)
+            {
+                self.stopped = true;
+                self.abandoned = true;
             }
         }
         self.stopped
@@ -1101,14 +1306,7 @@ mod tests {
     fn renju_threat_and_quiet_histories_are_apart() {
         use super::super::tt::Table;
         use crate::types::Rule;
-        use std::sync::atomic::AtomicU64;
-        let shared = Shared {
-            tt: Table::new(1),
-            nodes: AtomicU64::new(0),
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-            limits: super::super::Limits::default(),
-        };
+        let shared = Shared::new(Table::new(1), super::super::Limits::default(), 1);
         for rule in [Rule::Renju, Rule::Freestyle] {
             let mut b = Board::new(15, rule).expect("board");
             b.play_unchecked(Pos::new(7, 7, 15));

@@ -15,11 +15,11 @@ pub mod vcf;
 
 use crate::board::Board;
 use crate::types::Pos;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use alphabeta::Worker;
+pub use alphabeta::{Prepared, Worker};
 
 /// What bounds a search: depth, nodes, time (see [`Limits::from_clock`] for turn time and
 /// match time left), and a stop flag the search polls every [`params::CHECK_EVERY`] nodes.
@@ -156,7 +156,19 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
-/// Shared state of one search: the table, node counter, stop flag and clock.
+/// A completed iteration of one thread, published for the final choice of move.
+#[derive(Clone, Debug)]
+pub struct Completed {
+    /// Depth of the iteration.
+    pub depth: i32,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Its principal variation (never empty: the first move is a root move).
+    pub pv: Vec<Pos>,
+}
+
+/// Shared state of one search: the table, node counter, stop flag and clock, and what the
+/// threads of a Lazy SMP search tell each other.
 pub struct Shared {
     /// The transposition table.
     pub tt: tt::Table,
@@ -168,9 +180,93 @@ pub struct Shared {
     pub start: Instant,
     /// The limits.
     pub limits: Limits,
+    /// Number of threads searching.
+    pub threads: usize,
+    /// Per depth, how many threads are searching an iteration of that depth now.
+    searching: Vec<AtomicU32>,
+    /// Per helper thread (index = thread id), its last completed iteration.
+    completed: Mutex<Vec<Option<Completed>>>,
+    /// The deepest iteration any helper has completed.
+    completed_depth: AtomicI32,
+    /// Root moves the main thread dropped (the opponent wins by VCT after them): helpers drop
+    /// them too at their next iteration.
+    dropped: Mutex<Vec<Pos>>,
 }
 
 impl Shared {
+    /// The shared state of a search with table `tt`, `limits` and `threads` threads.
+    #[must_use]
+    pub fn new(tt: tt::Table, limits: Limits, threads: usize) -> Shared {
+        Shared {
+            tt,
+            nodes: AtomicU64::new(0),
+            stop: limits.stop.clone(),
+            start: Instant::now(),
+            limits,
+            threads: threads.max(1),
+            searching: (0..=params::MAX_DEPTH as usize + 1)
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            completed: Mutex::new(vec![None; threads.max(1)]),
+            completed_depth: AtomicI32::new(0),
+            dropped: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// How many threads are searching an iteration of `depth` now.
+    fn searching_at(&self, depth: i32) -> u32 {
+        self.searching
+            .get(depth as usize)
+            .map_or(0, |c| c.load(Ordering::Relaxed))
+    }
+
+    /// A thread starts (`+1`) or ends (`-1`) an iteration of `depth`.
+    fn count_searching(&self, depth: i32, starts: bool) {
+        if let Some(c) = self.searching.get(depth as usize) {
+            if starts {
+                c.fetch_add(1, Ordering::Relaxed);
+            } else {
+                c.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Thread `id` completed an iteration.
+    fn publish(&self, id: usize, c: Completed) {
+        let depth = c.depth;
+        if let Ok(mut v) = self.completed.lock() {
+            if let Some(slot) = v.get_mut(id) {
+                *slot = Some(c);
+            }
+        }
+        self.completed_depth.fetch_max(depth, Ordering::Relaxed);
+    }
+
+    /// The deepest iteration a helper has completed (0: none yet).
+    fn completed_depth(&self) -> i32 {
+        self.completed_depth.load(Ordering::Relaxed)
+    }
+
+    /// The helpers' last completed iterations.
+    fn helper_results(&self) -> Vec<Completed> {
+        self.completed
+            .lock()
+            .map(|v| v.iter().skip(1).flatten().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The main thread drops root move `m`.
+    fn drop_root_move(&self, m: Pos) {
+        if let Ok(mut v) = self.dropped.lock() {
+            v.push(m);
+        }
+    }
+
+    /// The root moves the main thread has dropped so far.
+    fn dropped_root_moves(&self) -> Vec<Pos> {
+        self.dropped.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
     /// Whether a hard limit has been reached (nodes or time) or a stop was requested.
     #[must_use]
     pub fn should_stop(&self) -> bool {
@@ -244,38 +340,35 @@ impl Searcher {
             .take()
             .unwrap_or_else(|| tt::Table::new(self.hash_mb));
         table.new_search();
-        let shared = Shared {
-            tt: table,
-            nodes: AtomicU64::new(0),
-            stop: limits.stop.clone(),
-            start: Instant::now(),
-            limits,
-        };
-        let result = if self.threads <= 1 {
-            let mut w = Worker::new(board.clone(), &shared, 0);
+        let threads = self.threads;
+        let shared = Shared::new(table, limits, threads);
+        let mut w = Worker::new(board.clone(), &shared, 0);
+        let result = if threads <= 1 {
             w.iterate(reporter)
         } else {
-            let helpers_done = AtomicBool::new(false);
-            std::thread::scope(|s| {
-                let mut handles = Vec::new();
-                for id in 1..self.threads {
-                    let shared = &shared;
-                    let b = board.clone();
-                    let done = &helpers_done;
-                    handles.push(s.spawn(move || {
-                        let mut w = Worker::new(b, shared, id);
-                        w.helper_loop(done);
-                    }));
-                }
-                let mut w = Worker::new(board.clone(), &shared, 0);
-                let r = w.iterate(reporter);
-                helpers_done.store(true, Ordering::Relaxed);
-                shared.stop.store(true, Ordering::Relaxed);
-                for h in handles {
-                    let _ = h.join();
-                }
-                r
-            })
+            match w.prepare() {
+                Prepared::Done(r) => r,
+                Prepared::Search(r, moves) => std::thread::scope(|s| {
+                    let mut handles = Vec::new();
+                    for id in 1..threads {
+                        let shared = &shared;
+                        let b = board.clone();
+                        let root = moves.clone();
+                        handles.push(s.spawn(move || {
+                            let mut h = Worker::new(b, shared, id);
+                            h.helper_iterate(root);
+                        }));
+                    }
+                    let r = w.iterate_moves(r, moves, reporter);
+                    shared.stop.store(true, Ordering::Relaxed);
+                    for h in handles {
+                        let _ = h.join();
+                    }
+                    let mut r = r;
+                    r.nodes = shared.nodes.load(Ordering::Relaxed);
+                    r
+                }),
+            }
         };
         // A stop set internally for helper threads must not stick to the caller's flag.
         if self.threads > 1 {

@@ -33,6 +33,9 @@ pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Root guard against the opponent's VCF: share of the optimum time its per-move checks may
 /// take, in percent.
 pub const ROOT_GUARD_TIME_PCT: u32 = 25;
+/// Lazy SMP move choice: a thread's vote is its score above the lowest of the deepest results
+/// plus this, so that the lowest-scoring of them still votes (evaluation points).
+pub const VOTE_OFFSET: i32 = 14;
 /// A move that makes a four (the reply is forced) is extended by one ply while the ply is below
 /// twice the iteration depth and below this cap (untested).
 pub const FOUR_EXTENSION_MAX_PLY: usize = 24;

@@ -210,4 +210,52 @@ mod tests {
         t.clear();
         assert!(t.probe(key, 0).is_none());
     }
+
+    /// What the race test stores for `key`: every field derived from the key.
+    fn entry_for(key: u64) -> (Pos, i32, i32) {
+        let mv = Pos(((key >> 20) % 400) as u16);
+        let score = ((key >> 32) % 2000) as i32 - 1000;
+        let depth = ((key >> 44) % 60) as i32;
+        (mv, score, depth)
+    }
+
+    /// Threads storing and probing the same few slots at once (Lazy SMP): every entry a probe
+    /// returns is exactly one stored for that key; a torn write (one thread's data word with
+    /// another's check word) is never read as an entry.
+    #[test]
+    fn racing_threads_never_read_torn_entries() {
+        let t = Table::new(1);
+        let slots = t.mask as u64 + 1;
+        // 64 keys on 4 slots: the threads keep overwriting each other.
+        let keys: Vec<u64> = (0..64u64)
+            .map(|i| {
+                let high = (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) & !(slots - 1);
+                high | (i % 4)
+            })
+            .collect();
+        let hits = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for th in 0..4u64 {
+                let (t, keys, hits) = (&t, &keys, &hits);
+                s.spawn(move || {
+                    let mut x = th.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = keys[(x % 64) as usize];
+                        let (mv, score, depth) = entry_for(key);
+                        t.store(key, 0, mv, score, depth, Bound::Exact);
+                        let probe = keys[((x >> 32) % 64) as usize];
+                        if let Some(e) = t.probe(probe, 0) {
+                            let (mv, score, depth) = entry_for(probe);
+                            assert_eq!((e.mv, e.score, e.depth), (mv, score, depth), "{probe:x}");
+                            hits.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Ordering::Relaxed) > 1000, "the probes never hit");
+    }
 }
