@@ -5,22 +5,7 @@
 mod common;
 use common::*;
 use renju_engine::search::vcf::{check_proof, Solution, Solver};
-use renju_engine::types::{Color, Rule};
 use std::time::Instant;
-
-fn build(case: &Case) -> renju_engine::board::Board {
-    let rule = rule_of(case.get("rule"));
-    let size: usize = case.get("size").parse().unwrap();
-    let black = stones(case.get("black"), size);
-    let white = stones(case.get("white"), size);
-    let mut b = board_from(rule, size, &black, &white, 0);
-    let to_move: Color = case.get("tomove").parse().unwrap();
-    if b.side_to_move() != to_move {
-        b.pass();
-    }
-    let _ = Rule::Renju;
-    b
-}
 
 /// An evenly spread sample of the puzzles whose `expect` is `expect`: `PUZZLES` of them (the
 /// size knob), or `default` when it is not set.
@@ -41,7 +26,7 @@ fn sample(expect: &str, default: usize) -> Vec<Case> {
 /// `None` when the defender wins by VCF itself or must block a four (no choice to test).
 fn turned_round(case: &Case) -> Option<renju_engine::board::Board> {
     use renju_engine::search::params::ROOT_VCF_NODES;
-    let mut b = build(case);
+    let mut b = puzzle_board(case);
     b.pass();
     let me = b.side_to_move();
     let free = Solver::new(ROOT_VCF_NODES).vcf(&mut b) == Solution::NoWin
@@ -59,7 +44,7 @@ fn verified_vcf_puzzles_are_solved_with_valid_proofs() {
     let mut failed = Vec::new();
     let start = Instant::now();
     for case in &cases {
-        let mut b = build(case);
+        let mut b = puzzle_board(case);
         let mut s = Solver::new(2_000_000);
         match s.vcf(&mut b) {
             Solution::Win(line) => {
@@ -86,7 +71,7 @@ fn every_vcf_puzzle_and_the_no_vcf_trap() {
     let mut total = 0;
     let mut solved = 0;
     for case in cases.iter().filter(|c| c.get("expect") == "vcf-win") {
-        let mut b = build(case);
+        let mut b = puzzle_board(case);
         total += 1;
         if let Solution::Win(line) = Solver::new(500_000).vcf(&mut b) {
             if let Err(e) = check_proof(&b, &line, true) {
@@ -98,7 +83,7 @@ fn every_vcf_puzzle_and_the_no_vcf_trap() {
     println!("all VCF puzzles (some unverified transcriptions): {solved}/{total}");
     assert!(solved * 100 >= total * 95, "{solved}/{total}");
     for case in cases.iter().filter(|c| c.get("expect") == "no-vcf") {
-        let mut b = build(case);
+        let mut b = puzzle_board(case);
         assert_eq!(
             Solver::new(2_000_000).vcf(&mut b),
             Solution::NoWin,
@@ -113,7 +98,7 @@ fn vct_puzzles_sample() {
     let mut total = 0;
     let mut solved = 0;
     for case in &sample("vct-win", 120) {
-        let mut b = build(case);
+        let mut b = puzzle_board(case);
         total += 1;
         if let Solution::Win(line) = Solver::new(300_000).vct(&mut b, 10) {
             if let Err(e) = check_proof(&b, &line, false) {

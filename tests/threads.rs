@@ -11,7 +11,6 @@ use renju_engine::eval::WIN_THRESHOLD;
 use renju_engine::rules;
 use renju_engine::search::vcf::Solver;
 use renju_engine::search::{Limits, SearchResult, Searcher, Silent};
-use renju_engine::types::Color;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -28,19 +27,6 @@ fn thread_counts() -> Vec<usize> {
         .unwrap_or_else(|| vec![8, 64])
 }
 
-fn build(case: &Case) -> Board {
-    let rule = rule_of(case.get("rule"));
-    let size: usize = case.get("size").parse().unwrap();
-    let black = stones(case.get("black"), size);
-    let white = stones(case.get("white"), size);
-    let mut b = board_from(rule, size, &black, &white, 0);
-    let to_move: Color = case.get("tomove").parse().unwrap();
-    if b.side_to_move() != to_move {
-        b.pass();
-    }
-    b
-}
-
 /// Every `step`-th puzzle of kind `expect`, at most `n`.
 fn puzzles(expect: &str, n: usize) -> Vec<(String, Board)> {
     let cases: Vec<Case> = read_cases("puzzles.txt")
@@ -52,7 +38,7 @@ fn puzzles(expect: &str, n: usize) -> Vec<(String, Board)> {
         .iter()
         .step_by(step)
         .take(n)
-        .map(|c| (c.get("src").to_string(), build(c)))
+        .map(|c| (c.get("src").to_string(), puzzle_board(c)))
         .collect()
 }
 

@@ -599,7 +599,7 @@ impl<'a> Worker<'a> {
     /// main thread's on a tie), its best-scoring result giving the score and line. Only moves
     /// still in the main thread's root list count; a main thread stopped before its first
     /// iteration has no vote. One thread: nothing changes.
-    fn vote(&mut self, result: &mut SearchResult) {
+    fn vote(&self, result: &mut SearchResult) {
         if self.shared.threads <= 1 {
             return;
         }

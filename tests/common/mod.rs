@@ -194,3 +194,18 @@ impl PositionGen {
         &mut self.rng
     }
 }
+
+/// The position of a puzzle case (`rule`, `size`, `black`, `white`, `tomove` fields), with the
+/// side to move as the case says (a pass when the stone counts give the other side).
+pub fn puzzle_board(case: &Case) -> Board {
+    let rule = rule_of(case.get("rule"));
+    let size: usize = case.get("size").parse().unwrap();
+    let black = stones(case.get("black"), size);
+    let white = stones(case.get("white"), size);
+    let mut b = board_from(rule, size, &black, &white, 0);
+    let to_move: Color = case.get("tomove").parse().unwrap();
+    if b.side_to_move() != to_move {
+        b.pass();
+    }
+    b
+}
