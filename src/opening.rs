@@ -9,7 +9,7 @@
 
 use crate::board::Board;
 use crate::eval::{is_mate, WIN};
-use crate::rules::{self, renju};
+use crate::rules;
 use crate::search::{Limits, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
@@ -155,7 +155,7 @@ impl Decider {
         let cands: Vec<Pos> = board.candidates().collect();
         let mut v: Vec<(i32, Pos)> = Vec::new();
         for p in cands {
-            if me == Color::Black && board.rule() == Rule::Renju && renju::is_foul(board, p) {
+            if !rules::legal(board, p, me) {
                 continue;
             }
             v.push((board.score(p, me) + board.score(p, me.opponent()), p));
@@ -251,7 +251,7 @@ impl Decider {
             if pool.len() >= 3 * n + 12 {
                 break;
             }
-            if !pool.contains(&p) && renju::foul(&mut b, p).is_none() {
+            if !pool.contains(&p) && rules::legal(&mut b, p, Color::Black) {
                 pool.push(p);
             }
         }

@@ -1027,7 +1027,7 @@ pub fn game_policy(g: &GameRecord) -> PolicySet {
             let mut cands = Vec::with_capacity(cells.len());
             let mut best = None;
             for q in cells {
-                if me == Color::Black && rules::renju::foul(&mut b, q).is_some() {
+                if !rules::legal(&mut b, q, me) {
                     continue;
                 }
                 let code =

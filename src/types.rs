@@ -123,6 +123,24 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Whether a run of `len` stones of colour `c` wins under this rule; `blocked_both`: the
+    /// opponent holds both cells next to its ends (the edge does not count). The one definition
+    /// of a win: the line classifier (`pattern`) and the win detection on the board (`rules`)
+    /// both ask here.
+    #[must_use]
+    pub const fn run_wins(self, c: Color, len: usize, blocked_both: bool) -> bool {
+        match self {
+            Rule::Freestyle => len >= 5,
+            Rule::Standard => len == 5,
+            Rule::Renju => match c {
+                Color::Black => len == 5,
+                Color::White => len >= 5,
+            },
+            Rule::Caro => len == 5 && !blocked_both,
+            Rule::CaroOverline => len > 5 || (len == 5 && !blocked_both),
+        }
+    }
+
     /// Every rule, in the order of their Gomocup numbers.
     pub const ALL: [Rule; 5] = [
         Rule::Freestyle,

@@ -61,17 +61,8 @@ pub fn wins_at(line: &Line, i: usize, c: Color, rule: Rule) -> bool {
     let (lo, hi) = run(line, i, v);
     let len = hi - lo + 1;
     let opp = code(c.opponent());
-    let blocked_both = || lo > 0 && line[lo - 1] == opp && hi + 1 < WINDOW && line[hi + 1] == opp;
-    match rule {
-        Rule::Freestyle => len >= 5,
-        Rule::Standard => len == 5,
-        Rule::Renju => match c {
-            Color::Black => len == 5,
-            Color::White => len >= 5,
-        },
-        Rule::Caro => len == 5 && !blocked_both(),
-        Rule::CaroOverline => len > 5 || (len == 5 && !blocked_both()),
-    }
+    let blocked_both = lo > 0 && line[lo - 1] == opp && hi + 1 < WINDOW && line[hi + 1] == opp;
+    rule.run_wins(c, len, blocked_both)
 }
 
 /// Whether `rule` gives black the renju restrictions for colour `c`.

@@ -79,22 +79,6 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// Whether a run of `len` stones of colour `c`, with `blocked` of its two end cells held by the
-/// opponent (the edge does not count), wins under `rule`.
-#[must_use]
-pub fn run_wins(rule: Rule, c: Color, len: usize, blocked: usize) -> bool {
-    match rule {
-        Rule::Freestyle => len >= 5,
-        Rule::Standard => len == 5,
-        Rule::Renju => match c {
-            Color::Black => len == 5,
-            Color::White => len >= 5,
-        },
-        Rule::Caro => len == 5 && blocked < 2,
-        Rule::CaroOverline => len > 5 || (len == 5 && blocked < 2),
-    }
-}
-
 /// The run of `c` through `p` along direction `d`, as (length, opponent stones at its ends),
 /// read from the stones. `p` is counted as `c` whatever it holds.
 fn run_through(board: &Board, p: Pos, d: usize, c: Color) -> (usize, usize) {
@@ -135,7 +119,7 @@ pub fn is_win(board: &Board, p: Pos) -> bool {
 pub fn wins_by_placing(board: &Board, p: Pos, c: Color) -> bool {
     (0..DIRS.len()).any(|d| {
         let (len, blocked) = run_through(board, p, d, c);
-        run_wins(board.rule(), c, len, blocked)
+        board.rule().run_wins(c, len, blocked >= 2)
     })
 }
 
@@ -145,6 +129,26 @@ pub fn five_on_board(board: &Board) -> Option<(Color, Pos)> {
     board
         .cells()
         .find_map(|p| board.stone(p).filter(|_| is_win(board, p)).map(|c| (c, p)))
+}
+
+/// Whether colour `c` may play the empty cell `p`: the engine's one legality verdict (search,
+/// solvers, openings and protocol all ask here). Only renju black has forbidden points
+/// ([`renju::foul`]: overline, double four, double three by the recursive definition); a five
+/// is never forbidden. Cheap for almost every cell: the cell's class settles it, and only
+/// double-three candidates run the recursive check.
+#[inline]
+pub fn legal(board: &mut Board, p: Pos, c: Color) -> bool {
+    if c == Color::White || board.rule() != Rule::Renju {
+        return true;
+    }
+    let class = board.class(p, c);
+    if class.is_certain_foul() {
+        return false;
+    }
+    if class.needs_three_check() {
+        return !renju::is_foul(board, p);
+    }
+    true
 }
 
 /// Play `p` for the side to move if it is legal: on the board, empty, and for black under renju

@@ -1,28 +1,12 @@
-//! Threat helpers shared by the solvers and the alpha-beta search: legality, five points,
-//! four-making and three-making moves.
+//! Threat helpers shared by the solvers and the alpha-beta search: five points, four-making and
+//! three-making moves (legality is [`crate::rules::legal`], re-exported here).
 
 use crate::board::{Board, CellSet, SET_WORDS};
 use crate::pattern::{Class, Pattern};
-use crate::rules::renju;
-use crate::types::{Color, Pos, Rule};
+use crate::types::{Color, Pos};
 use smallvec::SmallVec;
 
-/// Whether colour `c` may play empty cell `p` (only renju black has restrictions; a five is
-/// always legal).
-#[inline]
-pub fn legal(board: &mut Board, p: Pos, c: Color) -> bool {
-    if c == Color::White || board.rule() != Rule::Renju {
-        return true;
-    }
-    let class = board.class(p, c);
-    if class.is_certain_foul() {
-        return false;
-    }
-    if class.needs_three_check() {
-        return !renju::is_foul(board, p);
-    }
-    true
-}
+pub use crate::rules::legal;
 
 /// Whether `c` has a five point (a five point is always legal).
 #[inline]
@@ -328,6 +312,7 @@ pub const fn rank(c: Class) -> i32 {
 mod tests {
     use super::*;
     use crate::pattern::table::{cell_key_patterns, info_class, Tables, CELL_KEYS};
+    use crate::types::Rule;
 
     /// The ordering key's threat band (rank step at least one) holds exactly the moves
     /// [`is_threat`] calls threats, for every pair of the mover's and the opponent's classes.

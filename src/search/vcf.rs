@@ -231,21 +231,36 @@ impl Solver {
         if has_five(board, opp) {
             return false; // the defender wins first
         }
-        let fives = board.count(me, Class::Five);
+        self.block_five(board, me, |s, b| s.vcf_attack(b, me))
+            .unwrap_or(false)
+    }
+
+    /// Defender to move, the attacker `me` threatening a five: `None` if it does not. Else the
+    /// defender blocks the five point and `then` searches on (the block is pushed on the line
+    /// when `then` wins), or, with two five points or only a foul to block with, the attacker
+    /// completes a five ([`Self::finish_unstoppable`]). Both solvers' defences start here.
+    fn block_five(
+        &mut self,
+        board: &mut Board,
+        me: Color,
+        then: impl FnOnce(&mut Self, &mut Board) -> bool,
+    ) -> Option<bool> {
+        if !has_five(board, me) {
+            return None;
+        }
         let Some(f) = find_five(board, me) else {
-            return false;
+            return Some(false);
         };
-        if fives >= 2 || !legal(board, f, opp) {
-            // Two five points, or the only defence is a foul: the attacker completes a five.
-            return self.finish_unstoppable(board, me);
+        if board.count(me, Class::Five) >= 2 || !legal(board, f, me.opponent()) {
+            return Some(self.finish_unstoppable(board, me));
         }
         board.play_unchecked(f);
-        let won = self.vcf_attack(board, me);
+        let won = then(self, board);
         board.undo();
         if won {
             self.line.push(f);
         }
-        won
+        Some(won)
     }
 
     /// Look for a VCT for the side to move. `depth` bounds the attacker's threat moves (threes
@@ -370,18 +385,7 @@ impl Solver {
         if has_five(board, opp) {
             return false;
         }
-        if has_five(board, me) {
-            let fives = board.count(me, Class::Five);
-            let f = find_five(board, me).expect("counted five point");
-            if fives >= 2 || !legal(board, f, opp) {
-                return self.finish_unstoppable(board, me);
-            }
-            board.play_unchecked(f);
-            let won = self.vct_attack(board, me, depth);
-            board.undo();
-            if won {
-                self.line.push(f);
-            }
+        if let Some(won) = self.block_five(board, me, |s, b| s.vct_attack(b, me, depth)) {
             return won;
         }
         if !has_open_four(board, me) {
