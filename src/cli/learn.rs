@@ -1,0 +1,290 @@
+//! Learning the evaluation: `datagen` (self-play data) and `tune` (fitting weights to it).
+//!
+//! May import what `cli` may.
+
+use crate::types::Rule;
+use clap::Args;
+use std::io::Write;
+
+// `datagen`: self-play games for fitting the evaluation.
+#[derive(Args, Debug)]
+pub(super) struct DatagenArgs {
+    /// Rules and board sides, comma-separated, cycled game by game (e.g.
+    /// `renju15,freestyle20,standard15`).
+    #[arg(long, default_value = "renju15")]
+    rules: String,
+    /// Games the file should hold at the end (games already in it count).
+    #[arg(long)]
+    games: usize,
+    /// Nodes searched per ply.
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Keep a random opening only when its first search scores within this many points.
+    #[arg(long, default_value_t = 150)]
+    balance: i32,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Random seed (game `i` of a seed is always the same game).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table per thread in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The data file (created if missing, appended to otherwise).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+impl DatagenArgs {
+    pub(super) fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
+        use crate::datagen::{parse_variants, run, Config};
+        let variants = parse_variants(&self.rules)?;
+        if self.nodes == 0 {
+            return Err("--nodes must be at least 1".into());
+        }
+        if !(1..=4096).contains(&self.hash) {
+            return Err("--hash must be in 1..=4096".into());
+        }
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        if !(1..=256).contains(&threads) {
+            return Err("--threads must be in 1..=256".into());
+        }
+        let cfg = Config {
+            variants,
+            nodes: self.nodes,
+            balance: self.balance,
+            seed: self.seed,
+            hash_mb: self.hash,
+        };
+        let path = &self.out;
+        let t = run(&cfg, path, self.games, threads, err)?;
+        writeln!(
+            out,
+            "datagen: {} games in {} ({} new: {} positions in {:.1} s, {:.0} positions/s, {} threads)",
+            t.games,
+            path.display(),
+            t.new_games,
+            t.new_positions,
+            t.seconds,
+            t.new_positions as f64 / t.seconds.max(1e-9),
+            threads
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+// `tune`: fit the evaluation (or move-ordering) weights of one rule.
+#[derive(Args, Debug)]
+pub(super) struct TuneArgs {
+    /// Rule whose games are used and whose weights are fitted.
+    #[arg(long)]
+    rule: Rule,
+    /// Datagen files, comma-separated.
+    #[arg(long, required_unless_present = "hand")]
+    data: Option<String>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Adam step size (logistic units).
+    #[arg(long, default_value_t = 0.002)]
+    lr: f64,
+    /// L2 penalty on each code's distance from its class weight.
+    #[arg(long, default_value_t = 1e-5)]
+    l2: f64,
+    /// Weight of the search score in the target (0 = game results only).
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f64,
+    /// Positions per minibatch.
+    #[arg(long, default_value_t = 1024)]
+    batch: usize,
+    /// Shuffle seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the hand weights in pattern-code form instead of fitting (at the scale that
+    /// fits the data best, or --scale without data).
+    #[arg(long)]
+    hand: bool,
+    /// Fit only one weight per class (and the combination table): the form the engine
+    /// plays without incremental code sums (see `eval::evaluate`).
+    #[arg(long)]
+    class_only: bool,
+    /// Start from the embedded weights (the incumbent) instead of the hand weights.
+    #[arg(long)]
+    from_embedded: bool,
+    /// Points per logistic unit of the data's search scores (the target with --lambda);
+    /// 0 fits it to the training results.
+    #[arg(long, default_value_t = 0.0)]
+    score_scale: f64,
+    /// Fit only positions where both sides' threat levels (`eval::level`: 1 closed three
+    /// makeable ... 4 a four, 5 a four-three, 6 an open four, 7 a five) are below this
+    /// (8 keeps every position).
+    #[arg(long, default_value_t = 8)]
+    max_level: usize,
+    /// Fit the move-ordering weights instead (softmax towards the searched best move; an
+    /// attack weight for the mover's code and a defence weight for the opponent's code of
+    /// each cell); writes them as `attack|defence <colour> <code> <weight x 100>` lines.
+    #[arg(long, conflicts_with = "hand")]
+    policy: bool,
+    /// Scale (points per logistic unit) for --hand without data.
+    #[arg(long, default_value_t = 100)]
+    scale: i32,
+    /// Output weight file.
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+impl TuneArgs {
+    /// The fitting settings, checked.
+    fn settings(&self) -> Result<crate::tune::Settings, String> {
+        let st = crate::tune::Settings {
+            epochs: self.epochs,
+            lr: self.lr,
+            l2: self.l2,
+            lambda: self.lambda,
+            batch: self.batch,
+            seed: self.seed,
+            class_only: self.class_only,
+            from_embedded: self.from_embedded,
+            score_scale: self.score_scale,
+        };
+        if !(1..=100_000).contains(&self.scale) {
+            return Err("--scale must be in 1..=100000".into());
+        }
+        if !(0.0..=1.0).contains(&st.lambda)
+            || st.lr.is_nan()
+            || st.lr <= 0.0
+            || st.l2.is_nan()
+            || st.l2 < 0.0
+            || st.batch == 0
+            || st.score_scale.is_nan()
+            || st.score_scale < 0.0
+        {
+            return Err(
+                "--lambda must be in 0..=1, --lr > 0, --l2 >= 0, --batch >= 1, --score-scale >= 0"
+                    .into(),
+            );
+        }
+        Ok(st)
+    }
+
+    pub(super) fn run(&self, out: &mut dyn Write) -> Result<(), String> {
+        use crate::eval::{from_vector, hand_code_weights};
+        use crate::tune::{build, fit, fit_hand_scale, hand_loss, integer_vector};
+        let io = |e: std::io::Error| e.to_string();
+        let st = self.settings()?;
+        let (rule, path) = (self.rule, &self.out);
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut comment = vec![format!("renju-engine {}", args.join(" "))];
+        let symmetric = rule != Rule::Renju;
+        let mut games = Vec::new();
+        if let Some(files) = &self.data {
+            for f in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
+            }
+        }
+        if self.policy {
+            return self.run_policy(&games, &st, comment, out);
+        }
+        if !(1..=crate::pattern::code::LEVELS).contains(&self.max_level) {
+            return Err(format!(
+                "--max-level must be in 1..={}",
+                crate::pattern::code::LEVELS
+            ));
+        }
+        let (train, valid) = build(&games, rule, self.max_level);
+        if self.hand {
+            let scale = if train.is_empty() {
+                self.scale
+            } else {
+                let s = fit_hand_scale(&train);
+                let line = format!(
+                    "hand weights at the best-fitting scale; train loss {:.5}, valid loss {:.5} ({} + {} positions)",
+                    hand_loss(&train, s),
+                    hand_loss(&valid, s),
+                    train.len(),
+                    valid.len()
+                );
+                writeln!(out, "tune: {line}").map_err(io)?;
+                comment.push(line);
+                (1.0 / s).round().clamp(1.0, 100_000.0) as i32
+            };
+            let w = hand_code_weights(rule, scale);
+            std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
+            return writeln!(out, "tune: wrote {}", path.display()).map_err(io);
+        }
+        if train.is_empty() || valid.is_empty() {
+            return Err(format!("no {rule} positions to fit in the data"));
+        }
+        let f = fit(&train, &valid, rule, &st, out);
+        let line = format!(
+            "{} games, {} training + {} validation positions; valid loss: hand {:.5}, embedded {:.5}, fitted {:.5} (epoch {}; train: hand {:.5}, fitted {:.5})",
+            games.iter().filter(|g| g.rule == rule).count(),
+            train.len(),
+            valid.len(),
+            f.hand_loss.1,
+            f.embedded_loss,
+            f.fitted_loss.1,
+            f.kept_epoch,
+            f.hand_loss.0,
+            f.fitted_loss.0
+        );
+        writeln!(out, "tune: {line}").map_err(io)?;
+        comment.push(line);
+        let mut w = from_vector(&integer_vector(&f.weights, f.scale), rule, f.scale);
+        w.scale = f.calibrated;
+        std::fs::write(path, w.to_text(&comment, symmetric)).map_err(io)?;
+        writeln!(out, "tune: wrote {}", path.display()).map_err(io)
+    }
+
+    /// `--policy`: fit the move-ordering weights and write them as
+    /// `attack|defence <colour> <code> <weight x 100>` lines.
+    fn run_policy(
+        &self,
+        games: &[crate::datagen::GameRecord],
+        st: &crate::tune::Settings,
+        mut comment: Vec<String>,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        use crate::pattern::code::CODES;
+        let io = |e: std::io::Error| e.to_string();
+        let (rule, path) = (self.rule, &self.out);
+        let (train, valid) = crate::tune::build_policy(games, rule);
+        if train.is_empty() || valid.is_empty() {
+            return Err(format!("no {rule} positions to fit in the data"));
+        }
+        let w = crate::tune::fit_policy(&train, &valid, st, out);
+        let (vl, va) = crate::tune::policy_loss(&valid, &w);
+        let line = format!(
+            "move ordering, valid top-1: hand {:.4}, fitted {va:.4} (fitted loss {vl:.4}); {} + {} positions",
+            crate::tune::hand_policy_accuracy(&valid),
+            train.len(),
+            valid.len()
+        );
+        writeln!(out, "tune: {line}").map_err(io)?;
+        comment.push(line);
+        let mut text = String::new();
+        for c in &comment {
+            text.push_str(&format!("# {c}\n"));
+        }
+        let slots: &[(usize, &str)] = if rule != Rule::Renju {
+            &[(0, "both")]
+        } else {
+            &[(0, "black"), (1, "white")]
+        };
+        for (part, name) in [(0, "attack"), (1, "defence")] {
+            for &(slot, cname) in slots {
+                for code in 1..CODES {
+                    let v = (w[(part * 2 + slot) * CODES + code] * 100.0).round() as i64;
+                    if v != 0 {
+                        text.push_str(&format!("{name} {cname} {code} {v}\n"));
+                    }
+                }
+            }
+        }
+        std::fs::write(path, text).map_err(io)?;
+        writeln!(out, "tune: wrote {}", path.display()).map_err(io)
+    }
+}
