@@ -548,6 +548,49 @@ fn start_rectstart_restart() {
     e.finish();
 }
 
+/// A command that needs a game, sent before any `START`, answers one `ERROR` line that says to
+/// send `START` (no default board is made up), and the engine then starts normally.
+#[test]
+fn commands_before_start_answer_error() {
+    let mut e = Engine::spawn();
+    e.send("INFO timeout_turn 100");
+    let commands: &[&[&str]] = &[
+        &["BEGIN"],
+        &["TURN 7,7"],
+        &["BOARD", "7,7,1", "DONE"],
+        &["YXBOARD", "7,7,1", "DONE"],
+        &["TAKEBACK 7,7"],
+        &["PLAY 7,7"],
+        &["RESTART"],
+        &["YXNBEST 2"],
+        &["YXBALANCEONE 0"],
+        &["SWAP2BOARD", "DONE"],
+        &["YXBLOCK", "7,7", "DONE"],
+        &["YXSWAP2STEP1"],
+        &["RIFSTEP1", "DONE"],
+    ];
+    for cmd in commands {
+        let lines: Vec<String> = cmd.iter().map(ToString::to_string).collect();
+        e.send_all(&lines);
+        let out = e.sync();
+        if out.len() != 1 || !out[0].starts_with("ERROR ") || !out[0].contains("START") {
+            e.fail(&format!(
+                "{cmd:?} before START: expected one ERROR line naming START, got {out:?}"
+            ));
+        }
+    }
+    // Commands that need no game still work, and the game starts as usual.
+    e.send("YXBLOCKRESET");
+    e.assert_silent("YXBLOCKRESET before START");
+    e.expect_ok("START 15");
+    let mut st = Stones::new(15);
+    let first = e.expect_move(&["BEGIN".into()], &mut st);
+    if first != (7, 7) {
+        e.fail(&format!("BEGIN after START: expected 7,7, got {first:?}"));
+    }
+    e.finish();
+}
+
 /// §4.4, §4.5: BEGIN plays the centre; TURN answers an empty point; TURN on an occupied or
 /// off-board point answers one ERROR line and keeps the board.
 #[test]

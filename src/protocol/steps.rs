@@ -8,8 +8,8 @@
 use super::command::parse_xy;
 use crate::board::Board;
 use crate::opening::{board_of, equivalent, rif_opening, Decider, RIF26};
-use crate::rules::renju;
-use crate::types::{Pos, Rule};
+use crate::rules;
+use crate::types::{Color, Pos, Rule};
 use std::time::Duration;
 
 /// Everything a step needs.
@@ -108,7 +108,7 @@ fn check_offers(b: &mut Board, offers: &[Pos], n: usize) -> Result<(), String> {
         if !b.is_empty(p) || offers[..i].contains(&p) {
             return Err("an offered fifth is occupied or repeated".into());
         }
-        if renju::foul(b, p).is_some() {
+        if !rules::legal(b, p, Color::Black) {
             return Err("an offered fifth is a foul".into());
         }
         if offers[..i].iter().any(|&q| equivalent(b, p, q)) {
@@ -143,14 +143,54 @@ fn in_zone(p: Pos, k: usize, size: usize) -> bool {
 /// # Errors
 /// An invalid request: wrong stone count, occupied or off-board stones, N out of range, bad
 /// offers.
-#[allow(clippy::too_many_lines, reason = "one dispatch over all opening steps")]
 pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
-    let size = r.size;
-    let mut d = Decider::new(4, r.budget.mul_f64(0.8));
+    let d = &mut Decider::new(4, r.budget.mul_f64(0.8));
     match r.name {
-        // ---- Yixin-Board swap2 ----
+        "YXSWAP2STEP1" | "YXSWAP2STEP2" | "YXSWAP2STEP3" => yixin_swap2(d, r),
+        "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" => yixin_soosorv_first(d, r),
+        "YXSOOSORVSTEP4" | "YXSOOSORVSTEP5" | "YXSOOSORVSTEP6" => yixin_soosorv_fifth(d, r),
+        "SWAPBOARD" | "RIFSTEP1" | "YAMAGUCHISTEP1" | "SOOSYRVSTEP1" if r.stones.is_empty() => {
+            propose_opening(d, r)
+        }
+        "SWAPBOARD" | "RIFSTEP2" | "YAMAGUCHISTEP2" | "SOOSYRVSTEP2" => swap_or_fourth(d, r),
+        "RIFSTEP3" | "YAMAGUCHISTEP3" | "SOOSYRVSTEP3" => {
+            let b = expect_count(r, &[3])?;
+            fourth(d, r, &b)
+        }
+        "SOOSYRVSTEP4" => {
+            let n = n_in(r, 1, 8, 1)?;
+            let b = expect_count(r, &[4])?;
+            if d.should_swap(&b) {
+                return Ok(vec!["SWAP".into()]);
+            }
+            Ok(vec![join(&d.offer_fifths(&b, n), r.size)])
+        }
+        "RIFSTEP4" | "YAMAGUCHISTEP4" | "SOOSYRVSTEP5" | "TARAGUCHISTEP3" | "FIFTHOFFER" => {
+            offer_fifths(d, r)
+        }
+        "RIFSTEP5" | "YAMAGUCHISTEP5" | "SOOSYRVSTEP6" | "TARAGUCHISTEP4" | "FIFTHCHOOSE" => {
+            choose_fifth(d, r)
+        }
+        "TARAGUCHISTEP1" | "TARAGUCHISTEP2" => taraguchi_first(d, r),
+        _ => Err(format!("{} is not valid here", r.name)),
+    }
+}
+
+fn yes_no(yes: bool) -> &'static str {
+    if yes {
+        "YES"
+    } else {
+        "NO"
+    }
+}
+
+/// Yixin-Board swap2: step 1 the three stones, step 2 swap / stay / two more stones, step 3
+/// swap or not, each as `MESSAGE SWAP2 ...` lines with row-first coordinates.
+fn yixin_swap2(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    let size = r.size;
+    match r.name {
         "YXSWAP2STEP1" => {
-            let s = opening_three(&mut d, r);
+            let s = opening_three(d, r);
             Ok((0..3)
                 .map(|i| format!("MESSAGE SWAP2 MOVE{} {}", i + 1, yx_pair(s[i], size)))
                 .collect())
@@ -166,16 +206,22 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
                 ],
             })
         }
-        "YXSWAP2STEP3" => {
+        _ => {
             let b = expect_count(r, &[5])?;
             // White to move: swap (take black) when white is worse.
-            let yes = d.should_swap(&b);
             Ok(vec![format!(
                 "MESSAGE SWAP2 SWAP2 {}",
-                if yes { "YES" } else { "NO" }
+                yes_no(d.should_swap(&b))
             )])
         }
-        // ---- Yixin-Board Soosorv ----
+    }
+}
+
+/// Yixin-Board Soosorv steps 1-3: the three stones, the first swap, the fourth move with the
+/// number of fifths to ask for.
+fn yixin_soosorv_first(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    let size = r.size;
+    match r.name {
         "YXSOOSORVSTEP1" => {
             let s = d.propose_three(Rule::Renju, size);
             Ok((0..3)
@@ -185,27 +231,28 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
         "YXSOOSORVSTEP2" => {
             let b = expect_count(r, &[3])?;
             let yes = d.should_swap(&b);
-            Ok(vec![format!(
-                "MESSAGE SOOSORV SWAP1 {}",
-                if yes { "Y" } else { "N" }
-            )])
+            Ok(vec![format!("MESSAGE SOOSORV SWAP1 {}", &yes_no(yes)[..1])])
         }
-        "YXSOOSORVSTEP3" => {
+        _ => {
             let b = expect_count(r, &[3])?;
-            let (m4, n) = fourth_and_count(&mut d, &b, 8);
+            let (m4, n) = fourth_and_count(d, &b, 8);
             Ok(vec![format!(
                 "MESSAGE SOOSORV MOVE4 {} {n}",
                 yx_pair(m4, size)
             )])
         }
+    }
+}
+
+/// Yixin-Board Soosorv steps 4-6: the second swap, the offered fifths, the choice among them.
+fn yixin_soosorv_fifth(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    let size = r.size;
+    match r.name {
         "YXSOOSORVSTEP4" => {
             n_in(r, 1, 8, 1)?;
             let b = expect_count(r, &[4])?;
             let yes = d.should_swap(&b);
-            Ok(vec![format!(
-                "MESSAGE SOOSORV SWAP2 {}",
-                if yes { "Y" } else { "N" }
-            )])
+            Ok(vec![format!("MESSAGE SOOSORV SWAP2 {}", &yes_no(yes)[..1])])
         }
         "YXSOOSORVSTEP5" => {
             let n = n_in(r, 1, 8, 1)?;
@@ -218,7 +265,7 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
             out.push("MESSAGE SOOSORV MOVE5 DONE".into());
             Ok(out)
         }
-        "YXSOOSORVSTEP6" => {
+        _ => {
             if r.stones.len() < 5 {
                 return Err("YXSOOSORVSTEP6 expects 4 stones and the offers".into());
             }
@@ -228,138 +275,137 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
             let f = d.choose_fifth(&b, offers);
             Ok(vec![format!("MESSAGE SOOSORV MOVE5C {}", yx_pair(f, size))])
         }
-        // ---- the documented extension ----
-        "SWAPBOARD" | "RIFSTEP1" | "YAMAGUCHISTEP1" | "SOOSYRVSTEP1" if r.stones.is_empty() => {
-            if r.name == "SOOSYRVSTEP1" {
-                n_in(r, 1, 8, 8)?;
-            }
-            let s = if r.name == "SWAPBOARD" {
-                opening_three(&mut d, r)
-            } else {
-                d.propose_three(Rule::Renju, size)
-            };
-            let mut line = join(&s, size);
-            if r.name == "YAMAGUCHISTEP1" {
-                let b = board_of(r.rule, size, &s)?;
-                let v = d.value(&b);
-                // Declare more fifths when white (to move) is worse off, so the choice among
-                // them evens the game.
-                let n = (2 + (-v).max(0) / 60).clamp(1, 12);
-                line.push_str(&format!(" {n}"));
-            }
-            Ok(vec![line])
-        }
-        "SWAPBOARD" | "RIFSTEP2" | "YAMAGUCHISTEP2" | "SOOSYRVSTEP2" => {
-            if r.name == "SOOSYRVSTEP2" {
-                n_in(r, 1, 8, 8)?;
-            }
-            if r.name == "YAMAGUCHISTEP2" {
-                n_in(r, 1, 12, 2)?;
-            }
-            let b = expect_count(r, &[3])?;
-            if d.should_swap(&b) {
-                return Ok(vec!["SWAP".into()]);
-            }
-            if r.name == "SOOSYRVSTEP2" {
-                let max = n_in(r, 1, 8, 8)?;
-                let (m4, n) = fourth_and_count(&mut d, &b, max);
-                return Ok(vec![format!("{} {n}", xy(m4, size))]);
-            }
-            Ok(vec![xy(d.best_move(&b), size)])
-        }
-        "RIFSTEP3" | "YAMAGUCHISTEP3" | "SOOSYRVSTEP3" => {
-            let b = expect_count(r, &[3])?;
-            if r.name == "SOOSYRVSTEP3" {
-                let max = n_in(r, 1, 8, 8)?;
-                let (m4, n) = fourth_and_count(&mut d, &b, max);
-                return Ok(vec![format!("{} {n}", xy(m4, size))]);
-            }
-            Ok(vec![xy(d.best_move(&b), size)])
-        }
-        "SOOSYRVSTEP4" => {
-            let n = n_in(r, 1, 8, 1)?;
-            let b = expect_count(r, &[4])?;
-            if d.should_swap(&b) {
-                return Ok(vec!["SWAP".into()]);
-            }
-            Ok(vec![join(&d.offer_fifths(&b, n), size)])
-        }
-        "RIFSTEP4" | "YAMAGUCHISTEP4" | "SOOSYRVSTEP5" | "TARAGUCHISTEP3" | "FIFTHOFFER" => {
-            if r.name == "TARAGUCHISTEP3" {
-                check_zones(&r.stones, size)?;
-            }
-            let n = if r.name == "RIFSTEP4" {
-                2
-            } else {
-                n_in(r, 1, 64, 2)?
-            };
-            let b = expect_count(r, &[4])?;
-            let offers = d.offer_fifths(&b, n);
-            if offers.len() < n {
-                return Err(format!("only {} non-symmetric fifths exist", offers.len()));
-            }
-            Ok(vec![join(&offers, size)])
-        }
-        "RIFSTEP5" | "YAMAGUCHISTEP5" | "SOOSYRVSTEP6" | "TARAGUCHISTEP4" | "FIFTHCHOOSE" => {
-            if r.name == "TARAGUCHISTEP4" {
-                check_zones(&r.stones, size)?;
-            }
-            let mut b = expect_count(r, &[4])?;
-            let n = match r.n {
-                Some(_) if r.name != "RIFSTEP5" => n_in(r, 1, 64, 2)?,
-                _ => r.offers.len().max(1),
-            };
-            if r.name == "RIFSTEP5" && r.offers.len() != 2 {
-                return Err("RIFSTEP5 expects two offered fifths".into());
-            }
-            check_offers(&mut b, &r.offers, n)?;
-            Ok(choose_and_play(&mut d, &b, &r.offers, size))
-        }
-        "TARAGUCHISTEP1" | "TARAGUCHISTEP2" => {
-            let n = n_in(r, 1, 64, 10)?;
-            let k = r.stones.len();
-            if k > 5 || (r.name == "TARAGUCHISTEP2" && k == 0) {
-                let want = if r.name == "TARAGUCHISTEP2" {
-                    "1..=5"
-                } else {
-                    "0..=5"
-                };
-                return Err(format!("{} expects {want} stones, got {k}", r.name));
-            }
-            check_zones(&r.stones, size)?;
-            let b = board_of(r.rule, size, &r.stones)?;
-            if r.name == "TARAGUCHISTEP2" && d.should_swap(&b) {
-                return Ok(vec!["SWAP".into()]);
-            }
-            if k == 0 {
-                let c = size / 2;
-                return Ok(vec![xy(Pos::new(c, c, size), size)]);
-            }
-            if k == 5 {
-                // After a single fifth (choice 1): the sixth move, anywhere.
-                return Ok(vec![xy(d.best_move(&b), size)]);
-            }
-            let mut bb = b.clone();
-            if k == 4 {
-                // Choice 1 (one fifth in the 9x9) or choice 2 (offer N fifths): offer when the
-                // best single fifth leaves black worse off than white's pick among N offers.
-                let single = best_in_zone(&mut d, &mut bb, 5);
-                let offers = d.offer_fifths(&b, n);
-                let v_single = value_after(&mut d, &b, single);
-                let v_offers = offers
-                    .iter()
-                    .map(|&p| value_after(&mut d, &b, p))
-                    .min()
-                    .unwrap_or(i32::MIN);
-                if offers.len() == n && v_offers > v_single {
-                    return Ok(vec![join(&offers, size)]);
-                }
-                return Ok(vec![xy(single, size)]);
-            }
-            Ok(vec![xy(best_in_zone(&mut d, &mut bb, k + 1), size)])
-        }
-        _ => Err(format!("{} is not valid here", r.name)),
     }
+}
+
+/// Step 1 of the extension's swap rules: the three opening stones (Yamaguchi adds the number
+/// of fifths black will offer).
+fn propose_opening(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    if r.name == "SOOSYRVSTEP1" {
+        n_in(r, 1, 8, 8)?;
+    }
+    let s = if r.name == "SWAPBOARD" {
+        opening_three(d, r)
+    } else {
+        d.propose_three(Rule::Renju, r.size)
+    };
+    let mut line = join(&s, r.size);
+    if r.name == "YAMAGUCHISTEP1" {
+        let b = board_of(r.rule, r.size, &s)?;
+        let v = d.value(&b);
+        // Declare more fifths when white (to move) is worse off, so the choice among them
+        // evens the game.
+        let n = (2 + (-v).max(0) / 60).clamp(1, 12);
+        line.push_str(&format!(" {n}"));
+    }
+    Ok(vec![line])
+}
+
+/// Step 2: swap, or play the fourth move (Soosyrv also names the number of fifths).
+fn swap_or_fourth(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    if r.name == "SOOSYRVSTEP2" {
+        n_in(r, 1, 8, 8)?;
+    }
+    if r.name == "YAMAGUCHISTEP2" {
+        n_in(r, 1, 12, 2)?;
+    }
+    let b = expect_count(r, &[3])?;
+    if d.should_swap(&b) {
+        return Ok(vec!["SWAP".into()]);
+    }
+    fourth(d, r, &b)
+}
+
+/// The fourth move on the three-stone `b` (Soosyrv: with the number of fifths to ask for).
+fn fourth(d: &mut Decider, r: &StepRequest, b: &Board) -> Result<Vec<String>, String> {
+    if r.name.starts_with("SOOSYRV") {
+        let max = n_in(r, 1, 8, 8)?;
+        let (m4, n) = fourth_and_count(d, b, max);
+        return Ok(vec![format!("{} {n}", xy(m4, r.size))]);
+    }
+    Ok(vec![xy(d.best_move(b), r.size)])
+}
+
+/// Offer N non-symmetric fifths (RIF: two).
+fn offer_fifths(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    if r.name == "TARAGUCHISTEP3" {
+        check_zones(&r.stones, r.size)?;
+    }
+    let n = if r.name == "RIFSTEP4" {
+        2
+    } else {
+        n_in(r, 1, 64, 2)?
+    };
+    let b = expect_count(r, &[4])?;
+    let offers = d.offer_fifths(&b, n);
+    if offers.len() < n {
+        return Err(format!("only {} non-symmetric fifths exist", offers.len()));
+    }
+    Ok(vec![join(&offers, r.size)])
+}
+
+/// Choose one of the offered fifths and play the sixth move.
+fn choose_fifth(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    if r.name == "TARAGUCHISTEP4" {
+        check_zones(&r.stones, r.size)?;
+    }
+    let mut b = expect_count(r, &[4])?;
+    let n = match r.n {
+        Some(_) if r.name != "RIFSTEP5" => n_in(r, 1, 64, 2)?,
+        _ => r.offers.len().max(1),
+    };
+    if r.name == "RIFSTEP5" && r.offers.len() != 2 {
+        return Err("RIFSTEP5 expects two offered fifths".into());
+    }
+    check_offers(&mut b, &r.offers, n)?;
+    Ok(choose_and_play(d, &b, &r.offers, r.size))
+}
+
+/// Taraguchi-10 steps 1 and 2: the next stone inside its zone (step 2 may swap first); after
+/// four stones one fifth or N offered fifths, after five the sixth move.
+fn taraguchi_first(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
+    let size = r.size;
+    let n = n_in(r, 1, 64, 10)?;
+    let k = r.stones.len();
+    if k > 5 || (r.name == "TARAGUCHISTEP2" && k == 0) {
+        let want = if r.name == "TARAGUCHISTEP2" {
+            "1..=5"
+        } else {
+            "0..=5"
+        };
+        return Err(format!("{} expects {want} stones, got {k}", r.name));
+    }
+    check_zones(&r.stones, size)?;
+    let b = board_of(r.rule, size, &r.stones)?;
+    if r.name == "TARAGUCHISTEP2" && d.should_swap(&b) {
+        return Ok(vec!["SWAP".into()]);
+    }
+    if k == 0 {
+        let c = size / 2;
+        return Ok(vec![xy(Pos::new(c, c, size), size)]);
+    }
+    if k == 5 {
+        // After a single fifth (choice 1): the sixth move, anywhere.
+        return Ok(vec![xy(d.best_move(&b), size)]);
+    }
+    let mut bb = b.clone();
+    if k == 4 {
+        // Choice 1 (one fifth in the 9x9) or choice 2 (offer N fifths): offer when the best
+        // single fifth leaves black worse off than white's pick among N offers.
+        let single = best_in_zone(d, &mut bb, 5)?;
+        let offers = d.offer_fifths(&b, n);
+        let v_single = value_after(d, &b, single);
+        let v_offers = offers
+            .iter()
+            .map(|&p| value_after(d, &b, p))
+            .min()
+            .unwrap_or(i32::MIN);
+        if offers.len() == n && v_offers > v_single {
+            return Ok(vec![join(&offers, size)]);
+        }
+        return Ok(vec![xy(single, size)]);
+    }
+    Ok(vec![xy(best_in_zone(d, &mut bb, k + 1)?, size)])
 }
 
 /// Every stone of a Taraguchi opening inside its zone.
@@ -380,7 +426,10 @@ fn value_after(d: &mut Decider, b: &Board, p: Pos) -> i32 {
 }
 
 /// The best move of the side to move inside the zone of stone number `k`.
-fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Pos {
+///
+/// # Errors
+/// No legal cell inside the zone.
+fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Result<Pos, String> {
     let size = b.size();
     let me = b.side_to_move();
     let mut cands: Vec<Pos> = Decider::candidates(b, 12)
@@ -391,17 +440,18 @@ fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Pos {
         let all: Vec<Pos> = b.empty_cells().filter(|&p| in_zone(p, k, size)).collect();
         cands = all
             .into_iter()
-            .filter(|&p| me == crate::types::Color::White || renju::foul(b, p).is_none())
+            .filter(|&p| rules::legal(b, p, me))
             .collect();
     }
-    let mut best = (i32::MIN, cands[0]);
+    let mut best: Option<(i32, Pos)> = None;
     for p in cands.iter().copied().take(8) {
         let v = value_after(d, b, p);
-        if v > best.0 {
-            best = (v, p);
+        if best.is_none_or(|(bv, _)| v > bv) {
+            best = Some((v, p));
         }
     }
-    best.1
+    best.map(|(_, p)| p)
+        .ok_or_else(|| format!("no legal cell inside the zone of stone {k}"))
 }
 
 /// White's fourth move and the number of fifths to ask for (Soosorv): more offers when black

@@ -1,0 +1,246 @@
+//! Answers beyond a game move: forbidden points (`YXSHOWFORBID`), the n best moves
+//! (`YXNBEST`), balanced moves (`YXBALANCEONE`/`TWO`), and the engine side of the opening steps
+//! (`SWAP2BOARD` and the step commands, decided in `steps.rs`).
+//!
+//! May import what `engine.rs` may; every handler here answers `ERROR` without a game.
+
+use super::command::parse_xy;
+use super::engine::Engine;
+use super::session::cell;
+use super::steps::{self, StepRequest};
+use crate::board::Board;
+use crate::eval::is_mate;
+use crate::opening::Decider;
+use crate::rules::renju;
+use crate::search::{Limits, Searcher, Silent};
+use crate::types::{Color, Pos, Rule};
+use std::time::Instant;
+
+impl Engine {
+    /// `YXSHOWFORBID`: black's forbidden points when black is to move in renju (none before
+    /// `START`: a GUI may ask before its first game).
+    pub(super) fn show_forbid(&mut self) {
+        let rule = self.settings().rule;
+        let mut s = String::from("FORBID ");
+        if let Some(g) = self.game.as_mut() {
+            g.follow_rule(rule);
+            let b = g.board_mut();
+            if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
+                for (p, _) in renju::all_fouls(b) {
+                    s.push_str(&format!("{:02}{:02}", p.x(b.size()), p.y(b.size())));
+                }
+            }
+        }
+        s.push('.');
+        self.out.line(&s);
+    }
+
+    /// `YXNBEST n`: the `n` best moves, each searched with the others excluded and a share of
+    /// the turn's time, reported as `MESSAGE (k) move score pv ...`; the first is played.
+    pub(super) fn nbest(&mut self, n: i64, received: Instant) {
+        let n = n.clamp(1, 32) as u64;
+        let Some(g) = self.game() else {
+            return;
+        };
+        let mut excluded = g.excluded();
+        let mut first = None;
+        for k in 0..n {
+            let Some(r) = self.search(received, excluded.clone(), n - k) else {
+                break;
+            };
+            let Some(g) = self.game.as_mut() else {
+                break;
+            };
+            let Some(p) = g.legal_or_fallback(r.best, &excluded) else {
+                break;
+            };
+            let size = g.size();
+            let pv: Vec<String> = r.pv.iter().map(|q| q.to_gomocup(size)).collect();
+            self.out.line(&format!(
+                "MESSAGE ({}) {} {} pv {}",
+                k + 1,
+                p.to_gomocup(size),
+                r.score,
+                pv.join(" ")
+            ));
+            first.get_or_insert(p);
+            excluded.push(p);
+            if g.board().empty_cells().all(|q| excluded.contains(&q)) {
+                break;
+            }
+        }
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        match first.or_else(|| g.legal_or_fallback(Pos::PASS, &[])) {
+            Some(p) => {
+                g.play(p);
+                self.out.line(&p.to_gomocup(g.size()));
+            }
+            None => self.out.line("ERROR the board is full"),
+        }
+    }
+
+    /// `YXBALANCEONE`/`YXBALANCETWO`: moves after which the evaluation for the side that made
+    /// the first of them is closest to `bias`. The game is left unchanged.
+    pub(super) fn balance(&mut self, bias: i64, two: bool, received: Instant) {
+        let deadline = self.settings().answer_budget(received);
+        let Some(g) = self.game() else {
+            return;
+        };
+        let mut b = g.board().clone();
+        let me = b.side_to_move();
+        let first: Vec<Pos> = top_moves(&mut b, 10);
+        let mut best: Option<(i64, Vec<Pos>)> = None;
+        let mut searcher = Searcher::new(16, 1);
+        for &m in &first {
+            if received.elapsed() >= deadline / 2 && best.is_some() {
+                break;
+            }
+            b.play_unchecked(m);
+            let seconds: Vec<Pos> = if two {
+                top_moves(&mut b, 6)
+            } else {
+                vec![Pos::PASS]
+            };
+            for &m2 in &seconds {
+                if !m2.is_pass() {
+                    b.play_unchecked(m2);
+                }
+                let mut lim = Limits::depth(4);
+                lim.hard_time = Some(deadline / (first.len() as u32 * seconds.len() as u32).max(1));
+                let r = searcher.search(&b, lim, &mut Silent);
+                // Score for `me`.
+                let v = if b.side_to_move() == me {
+                    r.score
+                } else {
+                    -r.score
+                };
+                let v = if is_mate(v) { v.signum() * 20_000 } else { v };
+                let d = (i64::from(v) - bias).abs();
+                let line = if m2.is_pass() { vec![m] } else { vec![m, m2] };
+                if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                    best = Some((d, line));
+                }
+                if !m2.is_pass() {
+                    b.undo();
+                }
+            }
+            b.undo();
+        }
+        let size = b.size();
+        match best {
+            Some((_, line)) => {
+                let s: Vec<String> = line.iter().map(|p| p.to_gomocup(size)).collect();
+                self.out.line(&s.join(" "));
+            }
+            None => self.out.line("ERROR no move available"),
+        }
+    }
+
+    /// An opening-rule step (see `steps`): reply lines, or `ERROR` with the game unchanged.
+    pub(super) fn step(
+        &mut self,
+        name: &str,
+        n: Option<i64>,
+        lines: &[String],
+        offers: Option<&str>,
+        received: Instant,
+    ) {
+        let settings = self.settings();
+        let Some(g) = self.game() else {
+            return;
+        };
+        let size = g.size();
+        // The Yixin swap2 steps 2 and 3 act on the position of the last `yxboard`.
+        let stones = if matches!(name, "YXSWAP2STEP2" | "YXSWAP2STEP3") {
+            Ok(g.stones())
+        } else {
+            steps::parse_stones(lines, size)
+        };
+        let offers = offers.map_or(Ok(Vec::new()), |l| steps::parse_offers(l, size));
+        let result = stones.and_then(|stones| {
+            steps::execute(&StepRequest {
+                name,
+                n,
+                stones,
+                offers: offers?,
+                rule: settings.rule,
+                size,
+                budget: settings.answer_budget(received),
+            })
+        });
+        match result {
+            Ok(lines) => {
+                for l in lines {
+                    self.out.line(&l);
+                }
+            }
+            Err(e) => self.out.line(&format!("ERROR {e}")),
+        }
+    }
+
+    /// `SWAP2BOARD`: empty board → three opening stones; three stones → swap, the fourth, or the
+    /// fourth and fifth; five stones → swap or the sixth. Decisions by search.
+    pub(super) fn swap2(&mut self, lines: &[String], received: Instant) {
+        let settings = self.settings();
+        let Some(g) = self.game() else {
+            return;
+        };
+        let size = g.size();
+        let rule = settings.rule;
+        let Ok(mut b) = Board::new(size, rule) else {
+            self.out.line("ERROR no board");
+            return;
+        };
+        for l in lines {
+            match parse_xy(l).and_then(|(x, y)| cell(size, x, y)) {
+                Some(p) if b.is_empty(p) => b.play_unchecked(p),
+                _ => {
+                    self.out.line(&format!("ERROR bad SWAP2BOARD line '{l}'"));
+                    return;
+                }
+            }
+        }
+        let budget = settings.answer_budget(received);
+        let mut d = Decider::new(4, budget.mul_f64(0.8));
+        let xy = |p: Pos| p.to_gomocup(size);
+        match lines.len() {
+            0 => {
+                let s = d.propose_three(rule, size);
+                self.out
+                    .line(&format!("{} {} {}", xy(s[0]), xy(s[1]), xy(s[2])));
+            }
+            3 => match d.swap2_after_three(&b) {
+                None => self.out.line("SWAP"),
+                Some(v) => {
+                    let s: Vec<String> = v.iter().map(|&p| xy(p)).collect();
+                    self.out.line(&s.join(" "));
+                }
+            },
+            5 => {
+                if d.should_swap(&b) {
+                    self.out.line("SWAP");
+                } else {
+                    self.out.line(&xy(d.best_move(&b)));
+                }
+            }
+            n => self.out.line(&format!(
+                "ERROR SWAP2BOARD expects 0, 3 or 5 stones, got {n}"
+            )),
+        }
+    }
+}
+
+/// The `n` best legal moves by ordering score, or the centre on a board without candidates.
+fn top_moves(b: &mut Board, n: usize) -> Vec<Pos> {
+    let mut out = Decider::candidates(b, n);
+    if out.is_empty() {
+        let sz = b.size();
+        let centre = Pos::new(sz / 2, sz / 2, sz);
+        if b.is_empty(centre) {
+            out.push(centre);
+        }
+    }
+    out
+}
