@@ -6,6 +6,8 @@
 //!
 //! Run with `--nocapture` to see the transcripts.
 
+mod common;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use renju_engine::board::Board;
@@ -15,11 +17,8 @@ use renju_engine::opening::{
 use renju_engine::rules::{self, renju};
 use renju_engine::types::{parse_renju_list, valid_size, Color, Pos, Rule};
 use std::cell::RefCell;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::rc::Rc;
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 /// Board side of every protocol test.
@@ -282,11 +281,10 @@ impl Drop for Transcript {
     }
 }
 
+/// One engine of a test: the shared harness's process, named in this test's transcript.
 struct Engine {
     name: &'static str,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    e: common::engine::Engine,
     log: Rc<Transcript>,
     turn_ms: u64,
     sent: Instant,
@@ -295,28 +293,9 @@ struct Engine {
 impl Engine {
     /// Start an engine process: `START 15`, `INFO rule`, short turns, no detail messages.
     fn spawn(name: &'static str, rule: i64, log: &Rc<Transcript>) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-renju-engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                let Ok(l) = l else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
         let mut e = Engine {
             name,
-            child,
-            stdin,
-            lines,
+            e: common::engine::Engine::spawn(),
             log: log.clone(),
             turn_ms: STEP_MS,
             sent: Instant::now(),
@@ -335,8 +314,7 @@ impl Engine {
         for l in s.lines() {
             self.log.note(&format!("{} > {l}", self.name));
         }
-        writeln!(self.stdin, "{s}").expect("write to the engine");
-        self.stdin.flush().expect("flush");
+        self.e.send(s);
         self.sent = Instant::now();
     }
 
@@ -349,12 +327,12 @@ impl Engine {
     fn line(&mut self) -> String {
         let deadline = self.sent + Duration::from_millis(self.turn_ms + GRACE_MS);
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => {
+        match self.e.next_line(left) {
+            Some(l) => {
                 self.log.note(&format!("{} < {l}", self.name));
                 l
             }
-            Err(_) => panic!(
+            None => panic!(
                 "{}: no reply within {} ms",
                 self.name,
                 self.turn_ms + GRACE_MS
@@ -440,22 +418,6 @@ impl Engine {
         }
         s.push_str("\ndone");
         self.send(&s);
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "END");
-        let _ = self.stdin.flush();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(2) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

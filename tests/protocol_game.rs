@@ -14,7 +14,7 @@ fn play_game(rule: Rule, size: usize, turn_ms: u64) -> (Option<Color>, usize) {
     let mut engines = [Engine::spawn(), Engine::spawn()];
     for e in &mut engines {
         e.send(&format!("START {size}"));
-        assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+        assert_eq!(e.answer(Duration::from_secs(5)), "OK");
         e.send(&format!("INFO rule {}", rule.gomocup()));
         e.send(&format!("INFO timeout_turn {turn_ms}"));
         e.send("INFO timeout_match 0");
@@ -22,7 +22,7 @@ fn play_game(rule: Rule, size: usize, turn_ms: u64) -> (Option<Color>, usize) {
     let mut board = Board::new(size, rule).unwrap();
     let limit = Duration::from_millis(turn_ms + 1000);
     engines[0].send("BEGIN");
-    let mut last = engines[0].reply(limit);
+    let mut last = engines[0].answer(limit);
     loop {
         let mover = board.side_to_move();
         let p = parse_move(&last, size);
@@ -38,7 +38,7 @@ fn play_game(rule: Rule, size: usize, turn_ms: u64) -> (Option<Color>, usize) {
         }
         let next = &mut engines[board.side_to_move().index()];
         next.send(&format!("TURN {last}"));
-        last = next.reply(limit);
+        last = next.answer(limit);
     }
 }
 
@@ -74,13 +74,13 @@ fn max_memory_is_honoured() {
         e.send("INFO timeout_turn 200");
         e.send("INFO rule 4");
         e.send("START 15");
-        assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+        assert_eq!(e.answer(Duration::from_secs(5)), "OK");
         e.send("BOARD\n7,7,2\n8,8,1\n6,8,2\nDONE");
-        let mut last = e.reply(Duration::from_secs(3));
+        let mut last = e.answer(Duration::from_secs(3));
         for mv in ["5,9", "9,9", "4,10", "10,6"] {
             let _ = last;
             e.send(&format!("TURN {mv}"));
-            last = e.reply(Duration::from_secs(3));
+            last = e.answer(Duration::from_secs(3));
             if last.starts_with("ERROR") {
                 break;
             }

@@ -21,7 +21,7 @@ fn time_moves() -> usize {
 fn answer_times(turn_ms: u64, moves: usize) -> Vec<f64> {
     let mut e = Engine::spawn();
     e.send("START 15");
-    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    assert_eq!(e.answer(Duration::from_secs(5)), "OK");
     e.send("INFO rule 4");
     e.send(&format!("INFO timeout_turn {turn_ms}"));
     e.send("INFO timeout_match 0");
@@ -38,7 +38,7 @@ fn answer_times(turn_ms: u64, moves: usize) -> Vec<f64> {
         cmd.push_str("DONE");
         let t = Instant::now();
         e.send(&cmd);
-        let reply = e.reply(Duration::from_millis(turn_ms + 2000));
+        let reply = e.answer(Duration::from_millis(turn_ms + 2000));
         times.push(t.elapsed().as_secs_f64() * 1000.0);
         let p = parse_move(&reply, 15);
         assert!(

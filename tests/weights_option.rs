@@ -13,7 +13,7 @@ use std::time::Duration;
 fn depth_line_field(args: &[&str], settings: &[&str], depth: u32, field: &str) -> String {
     let mut e = Engine::spawn_with(args);
     e.send("START 15");
-    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    assert_eq!(e.answer(Duration::from_secs(5)), "OK");
     e.send("INFO rule 4");
     for s in settings {
         e.send(s);
@@ -136,7 +136,7 @@ fn a_bad_param_option_exits_2_before_any_output() {
 fn shallow_lines(args: &[&str], settings: &[&str]) -> Vec<(u32, u64)> {
     let mut e = Engine::spawn_with(args);
     e.send("START 15");
-    assert_eq!(e.reply(Duration::from_secs(5)), "OK");
+    assert_eq!(e.answer(Duration::from_secs(5)), "OK");
     e.send("INFO rule 4");
     e.send("INFO max_depth 8");
     e.send("INFO timeout_turn 60000");
