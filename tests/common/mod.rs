@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod openings;
 pub mod protocol;
 
 use rand::rngs::StdRng;
