@@ -24,46 +24,20 @@ fn to_move(mut b: Board, c: Color) -> Board {
     b
 }
 
-#[test]
-fn evaluation_is_the_same_under_the_eight_board_symmetries() {
-    let mut gen = PositionGen::new(71);
-    let mut checked = 0;
-    for i in 0..600 {
-        let rule = Rule::ALL[i % Rule::ALL.len()];
-        let (black, white) = gen.next(SIZE);
-        let mover = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let base = to_move(board_from(rule, SIZE, &black, &white, 0), mover);
-        if five_on_board(&base).is_some() {
-            continue;
-        }
-        let v0 = evaluate(&base);
-        for s in 1..8 {
-            let b = to_move(board_from(rule, SIZE, &black, &white, s), mover);
-            assert_eq!(
-                evaluate(&b),
-                v0,
-                "{rule:?}, {mover:?} to move, symmetry {s}: black {black:?}, white {white:?}"
-            );
-        }
-        checked += 1;
-    }
-    assert!(checked >= 300, "only {checked} positions without a five");
+/// A quiet position of the random set: its rule, stones, side to move and board.
+struct Case {
+    rule: Rule,
+    black: Vec<Pos>,
+    white: Vec<Pos>,
+    mover: Color,
+    board: Board,
 }
 
-#[test]
-fn symmetric_rules_value_a_colour_swap_alike() {
-    let mut gen = PositionGen::new(72);
-    let mut checked = 0;
-    let rules = [
-        Rule::Freestyle,
-        Rule::Standard,
-        Rule::Caro,
-        Rule::CaroOverline,
-    ];
+/// 600 seeded positions cycling through `rules`, black and white to move in turn, those with a
+/// five left out (at least 300 must remain).
+fn positions(seed: u64, rules: &[Rule]) -> Vec<Case> {
+    let mut gen = PositionGen::new(seed);
+    let mut out = Vec::new();
     for i in 0..600 {
         let rule = rules[i % rules.len()];
         let (black, white) = gen.next(SIZE);
@@ -72,19 +46,67 @@ fn symmetric_rules_value_a_colour_swap_alike() {
         } else {
             Color::White
         };
-        let b = to_move(board_from(rule, SIZE, &black, &white, 0), mover);
-        if five_on_board(&b).is_some() {
-            continue;
+        let board = to_move(board_from(rule, SIZE, &black, &white, 0), mover);
+        if five_on_board(&board).is_none() {
+            out.push(Case {
+                rule,
+                black,
+                white,
+                mover,
+                board,
+            });
         }
-        let swapped = to_move(board_from(rule, SIZE, &white, &black, 0), mover.opponent());
-        assert_eq!(
-            evaluate(&b),
-            evaluate(&swapped),
-            "{rule:?}, {mover:?} to move: black {black:?}, white {white:?}"
-        );
-        checked += 1;
     }
-    assert!(checked >= 300, "only {checked} positions without a five");
+    assert!(
+        out.len() >= 300,
+        "only {} positions without a five",
+        out.len()
+    );
+    out
+}
+
+#[test]
+fn evaluation_is_the_same_under_the_eight_board_symmetries() {
+    for c in positions(71, &Rule::ALL) {
+        let v0 = evaluate(&c.board);
+        for s in 1..8 {
+            let b = to_move(board_from(c.rule, SIZE, &c.black, &c.white, s), c.mover);
+            assert_eq!(
+                evaluate(&b),
+                v0,
+                "{:?}, {:?} to move, symmetry {s}: black {:?}, white {:?}",
+                c.rule,
+                c.mover,
+                c.black,
+                c.white
+            );
+        }
+    }
+}
+
+#[test]
+fn symmetric_rules_value_a_colour_swap_alike() {
+    let rules = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Caro,
+        Rule::CaroOverline,
+    ];
+    for c in positions(72, &rules) {
+        let swapped = to_move(
+            board_from(c.rule, SIZE, &c.white, &c.black, 0),
+            c.mover.opponent(),
+        );
+        assert_eq!(
+            evaluate(&c.board),
+            evaluate(&swapped),
+            "{:?}, {:?} to move: black {:?}, white {:?}",
+            c.rule,
+            c.mover,
+            c.black,
+            c.white
+        );
+    }
 }
 
 #[test]

@@ -20,10 +20,8 @@ impl Engine {
     /// `YXSHOWFORBID`: black's forbidden points when black is to move in renju (none before
     /// `START`: a GUI may ask before its first game).
     pub(super) fn show_forbid(&mut self) {
-        let rule = self.settings().rule;
         let mut s = String::from("FORBID ");
-        if let Some(g) = self.game.as_mut() {
-            g.follow_rule(rule);
+        if let Some(g) = self.started_game() {
             let b = g.board_mut();
             if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
                 for (p, _) in renju::all_fouls(b) {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 const UNLIMITED: i64 = 2_147_483_647;
 /// Turn time (ms) when the manager sent no `timeout_turn` (Piskvork's default turn is longer;
 /// 5 s keeps a manager that forgot the setting from waiting long).
-pub const DEFAULT_TURN_MS: u64 = 5_000;
+pub(super) const DEFAULT_TURN_MS: u64 = 5_000;
 
 impl Settings {
     /// Search limits for one move, measured from `received`, with `stones` on the board.

@@ -57,10 +57,16 @@ impl Engine {
 
     /// The game under the current rule, or `None` after answering [`NO_GAME`].
     pub(super) fn game(&mut self) -> Option<&mut Game> {
-        let rule = self.settings().rule;
         if self.game.is_none() {
             self.out.line(NO_GAME);
         }
+        self.started_game()
+    }
+
+    /// The game under the current rule (rebuilt if an `INFO rule` changed it), if one was
+    /// started; nothing is answered.
+    pub(super) fn started_game(&mut self) -> Option<&mut Game> {
+        let rule = self.settings().rule;
         let g = self.game.as_mut()?;
         g.follow_rule(rule);
         Some(g)

@@ -39,7 +39,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-pub use clock::DEFAULT_TURN_MS;
 pub use engine::Engine;
 pub use input::{Queued, Shared};
 pub use settings::{set_default_threads, Settings};
