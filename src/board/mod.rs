@@ -7,6 +7,9 @@
 //! * Every line (row, column, both diagonals) is a `u64` *line word*: two bits per cell
 //!   ([`EMPTY`], [`BLACK`], [`WHITE`], [`WALL`]), with five wall cells of padding before the first
 //!   cell, so the 11-cell window around any cell is one shift and mask away.
+//! * A *wall* on the board (a neutral cell: `BOARD` field 3) is a cell of neither colour that no
+//!   one may play: it ends lines like the board's edge for patterns, fouls and wins, is never a
+//!   candidate, and is part of the position from the start ([`Board::place_wall`]).
 //! * For each empty cell and direction the board keeps the line-table entry of its window (both
 //!   colours' [`Pattern`]s), packed as one byte per direction.
 //! * For each empty cell and colour it keeps the combined [`Class`] and move-ordering score, and
@@ -26,7 +29,7 @@ mod text;
 pub mod validate;
 pub mod zobrist;
 
-use crate::pattern::classify::{code, BLACK, EMPTY, WHITE};
+use crate::pattern::classify::{code, BLACK, EMPTY, WALL, WHITE};
 use crate::pattern::code::KeyWeights;
 use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
 use crate::pattern::{Class, Pattern, CLASS_COUNT};
@@ -52,7 +55,7 @@ pub enum BoardError {
     BadSize(usize),
     /// The point is off the board.
     OffBoard(Pos),
-    /// The point already holds a stone.
+    /// The point already holds a stone or a wall.
     Occupied(Pos),
 }
 
@@ -114,6 +117,8 @@ pub struct Board {
     key_weights: Option<&'static KeyWeights>,
     sums: CodeSums,
     occupied: CellSet,
+    /// Walls on the board (they are in `occupied` too).
+    walls: usize,
     cand: CellSet,
     near: &'static [CellSet],
     stack: Vec<Ply>,
@@ -165,6 +170,7 @@ impl Board {
             key_weights,
             sums: [[0; 2]; 2],
             occupied: [0; SET_WORDS],
+            walls: 0,
             cand: [0; SET_WORDS],
             near: near_masks(size),
             stack: Vec::with_capacity(size * size + 8),
@@ -250,10 +256,67 @@ impl Board {
         self.stack.len()
     }
 
-    /// Number of stones on the board.
+    /// Number of stones on the board (walls are no stones).
     #[must_use]
     pub fn stone_count(&self) -> usize {
-        self.occupied.iter().map(|w| w.count_ones() as usize).sum()
+        self.occupied
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
+            - self.walls
+    }
+
+    /// Turn the empty cell `p` into a wall: a cell of neither colour that no one may play and
+    /// that ends every line through it. A wall belongs to the starting position: the plies
+    /// played so far are taken back, the wall placed, and the plies played again (undo never
+    /// removes a wall).
+    ///
+    /// # Errors
+    /// [`BoardError::OffBoard`] or [`BoardError::Occupied`]; the board is then unchanged.
+    pub fn place_wall(&mut self, p: Pos) -> Result<(), BoardError> {
+        if !self.contains(p) {
+            return Err(BoardError::OffBoard(p));
+        }
+        if !self.is_empty(p) {
+            return Err(BoardError::Occupied(p));
+        }
+        let mut plies = Vec::with_capacity(self.stack.len());
+        while let Some(ply) = self.undo() {
+            plies.push(ply);
+        }
+        let pi = p.index();
+        self.cells[pi] = WALL;
+        self.occupied[pi / 64] |= 1 << (pi % 64);
+        self.walls += 1;
+        self.hash ^= wall_key(pi);
+        for d in 0..4 {
+            let li = self.line_idx[d][pi] as usize;
+            let pos = self.line_pos[d][pi] as usize;
+            self.words[d][li] |= u64::from(WALL) << (2 * (pos + PAD));
+        }
+        self.recompute_cells();
+        for &(q, c) in plies.iter().rev() {
+            if q.is_pass() {
+                self.pass();
+            } else {
+                self.put_unchecked(q, c);
+            }
+        }
+        #[cfg(feature = "check-invariants")]
+        self.debug_check();
+        Ok(())
+    }
+
+    /// Whether `p` is a wall.
+    #[inline]
+    #[must_use]
+    pub fn is_wall(&self, p: Pos) -> bool {
+        self.contains(p) && self.cells[p.index()] == WALL
+    }
+
+    /// The walls, in index order.
+    pub fn walls(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.cells().filter(|&p| self.cells[p.index()] == WALL)
     }
 
     /// The plies played so far, oldest first, as (point, colour); a pass has [`Pos::PASS`].
@@ -674,6 +737,12 @@ impl Iterator for Candidates {
         self.bits &= self.bits - 1;
         Some(Pos((self.word * 64 + b) as u16))
     }
+}
+
+/// The hash key of a wall on cell `pi`: both colours' stone keys (no stone hashes so).
+#[inline]
+fn wall_key(pi: usize) -> u64 {
+    zobrist::STONE[0][pi] ^ zobrist::STONE[1][pi]
 }
 
 /// Colour `c`'s cell key (see [`crate::pattern::table::cell_key`]) from a packed pattern word

@@ -6,8 +6,8 @@ use std::fmt;
 
 impl Board {
     /// A diagram of the board, rows numbered from the bottom as in renju notation, columns
-    /// lettered; `X` black, `O` white, `.` empty, and on empty cells the character `mark(p)`
-    /// returns, if any.
+    /// lettered; `X` black, `O` white, `#` a wall, `.` empty, and on empty cells the character
+    /// `mark(p)` returns, if any.
     #[must_use]
     pub fn diagram_with(&self, mark: impl Fn(Pos) -> Option<char>) -> String {
         let n = self.size;
@@ -23,6 +23,7 @@ impl Board {
                 let ch = match self.stone(p) {
                     Some(Color::Black) => 'X',
                     Some(Color::White) => 'O',
+                    None if self.is_wall(p) => '#',
                     None => mark(p).unwrap_or('.'),
                 };
                 s.push(' ');

@@ -3,7 +3,7 @@
 //! Everything here reads the stone array through coordinates only (never the line words or any
 //! incremental field), rebuilds each field, and names the first one that differs.
 
-use super::{cell_key_of, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
+use super::{cell_key_of, wall_key, zobrist, Board, CANDIDATE_RADIUS, PAD, SET_WORDS};
 use crate::pattern::classify::{self, Line, EMPTY, WALL, WINDOW};
 use crate::pattern::table::info_class;
 use crate::pattern::{Pattern, CLASS_COUNT};
@@ -50,6 +50,8 @@ impl Board {
         for p in 0..n {
             if let Some(c) = self.stone(Pos(p as u16)) {
                 hash ^= zobrist::STONE[c.index()][p];
+            } else if self.cells[p] == WALL {
+                hash ^= wall_key(p);
             }
         }
         if hash != self.hash {
@@ -111,7 +113,9 @@ impl Board {
             let near = (-r..=r).any(|dy| {
                 (-r..=r).any(|dx| {
                     self.on_board(x + dx, y + dy)
-                        && self.cells[(y + dy) as usize * self.size + (x + dx) as usize] != EMPTY
+                        && self
+                            .stone(Pos::new((x + dx) as usize, (y + dy) as usize, self.size))
+                            .is_some()
                 })
             });
             if near {
@@ -129,6 +133,10 @@ impl Board {
         }
         if occupied != self.occupied {
             return Err("occupied set differs".to_string());
+        }
+        let walls = (0..n).filter(|&p| self.cells[p] == WALL).count();
+        if walls != self.walls {
+            return Err(format!("{} walls, expected {walls}", self.walls));
         }
         let live: Vec<u64> = self
             .cand

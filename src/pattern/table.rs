@@ -3,11 +3,13 @@
 //! * **Line table**: indexed by a 20-bit *line key*, the two-bit codes of the ten neighbours of a
 //!   cell along one direction (five on each side, nearest to the centre in the middle; the centre
 //!   itself is left out because it is empty whenever the table is consulted). Each entry holds
-//!   the [`Pattern`] for black (low nibble) and white (high nibble). Only 364 of the 1024
-//!   values of a half key can occur on a board (walls come as a run from the outer end), so the
-//!   table is indexed by [`compact`], two small lookups that map the key one-to-one onto
-//!   133,225 entries (130 KB instead of 1 MB: it stays in the L2 cache). Keys that no board can
-//!   produce read 0.
+//!   the [`Pattern`] for black (low nibble) and white (high nibble). A wall (off the board, or
+//!   a neutral cell on it) ends every line through the centre, so the cells beyond the wall
+//!   nearest to the centre never matter: each half key is read as its *canonical* form, every
+//!   cell from that wall outward a wall. Only 364 of the 1024 values of a half key are
+//!   canonical, so the table is indexed by [`compact`], two small lookups that map every key
+//!   onto its canonical key's entry among 133,225 (130 KB instead of 1 MB: it stays in the L2
+//!   cache).
 //! * **Three-extension table** (renju only): for black, the bit mask of window cells that turn
 //!   the line's open three into a straight four ([`classify::three_extensions`]).
 //! * **Cell table**: indexed by the four line patterns of one colour (base-10 digits), holding the
@@ -26,34 +28,44 @@ pub const LINE_KEYS: usize = 1 << 20;
 /// Number of distinct cell keys: four patterns as base-10 digits (direction `d` is digit `d`).
 pub const CELL_KEYS: usize = 10_000;
 
-/// Valid states of one half key (five cells, walls only as a run from the outer end):
+/// Canonical states of one half key (five cells, walls only as a run from the outer end):
 /// 3^5 + 3^4 + ... + 1.
 pub const SIDE_STATES: usize = 364;
-/// Number of compact line indices: one more state per side stands for every invalid half.
+/// Number of compact line indices (one state per side more than [`SIDE_STATES`]: the index
+/// layout of the table; no key maps there).
 pub const COMPACT_KEYS: usize = (SIDE_STATES + 1) * (SIDE_STATES + 1);
 
-/// Build the map from a 10-bit half key to its compact state (invalid halves map to
-/// [`SIDE_STATES`]) and back. `right` selects the right half, whose outer end is the high bits.
+/// The canonical form of a 10-bit half key: every cell from the wall nearest to the centre
+/// outward turned into a wall. `right` selects the right half (cell 0, the low bits, nearest
+/// to the centre); in the left half cell 4 (the high bits) is nearest.
+#[must_use]
+pub const fn canonical_half(bits: usize, right: bool) -> usize {
+    let mut out = bits;
+    let mut wall = false;
+    let mut k = 0;
+    while k < HALF {
+        // The k-th cell counted from the centre.
+        let j = if right { k } else { HALF - 1 - k };
+        if (bits >> (2 * j)) & 3 == WALL as usize {
+            wall = true;
+        }
+        if wall {
+            out |= 3 << (2 * j);
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Build the map from a 10-bit half key to the compact state of its canonical form, and back
+/// from the states to the canonical halves. `right` selects the right half.
 const fn side_maps(right: bool) -> ([u16; 1024], [u16; SIDE_STATES]) {
-    let mut to = [SIDE_STATES as u16; 1024];
+    let mut to = [0u16; 1024];
     let mut from = [0u16; SIDE_STATES];
     let mut next = 0;
     let mut bits = 0;
     while bits < 1024 {
-        // Cell j of the half, j = 0 nearest to the centre for the right half and outermost for
-        // the left half.
-        let mut ok = true;
-        let mut j = 0;
-        while j < 4 {
-            let (inner, outer) = if right { (j, j + 1) } else { (j + 1, j) };
-            let inner_wall = (bits >> (2 * inner)) & 3 == 3;
-            let outer_wall = (bits >> (2 * outer)) & 3 == 3;
-            if inner_wall && !outer_wall {
-                ok = false;
-            }
-            j += 1;
-        }
-        if ok {
+        if canonical_half(bits, right) == bits {
             to[bits] = next as u16;
             from[next] = bits as u16;
             next += 1;
@@ -61,6 +73,11 @@ const fn side_maps(right: bool) -> ([u16; 1024], [u16; SIDE_STATES]) {
         bits += 1;
     }
     assert!(next == SIDE_STATES);
+    let mut bits = 0;
+    while bits < 1024 {
+        to[bits] = to[canonical_half(bits, right)];
+        bits += 1;
+    }
     (to, from)
 }
 
@@ -69,15 +86,16 @@ const RIGHT: ([u16; 1024], [u16; SIDE_STATES]) = side_maps(true);
 static LEFT_TO: [u16; 1024] = LEFT.0;
 static RIGHT_TO: [u16; 1024] = RIGHT.0;
 
-/// The compact table index of a 20-bit line key: reachable keys map one-to-one onto indices
-/// whose halves are both below [`SIDE_STATES`]; unreachable keys map onto the rest.
+/// The compact table index of a 20-bit line key: canonical keys map one-to-one onto the
+/// indices whose halves are both below [`SIDE_STATES`], every other key onto its canonical
+/// key's index.
 #[inline]
 #[must_use]
 pub fn compact(key: usize) -> usize {
     LEFT_TO[key & 0x3FF] as usize * (SIDE_STATES + 1) + RIGHT_TO[(key >> 10) & 0x3FF] as usize
 }
 
-/// The line key of a compact index, or `None` for the indices of unreachable keys.
+/// The canonical line key of a compact index, or `None` for the indices no key maps to.
 #[must_use]
 pub fn compact_to_key(idx: usize) -> Option<usize> {
     let (l, r) = (idx / (SIDE_STATES + 1), idx % (SIDE_STATES + 1));
@@ -94,8 +112,8 @@ pub const fn window_to_key(w: u64) -> usize {
     ((w & 0x3FF) | ((w >> 2) & 0xF_FC00)) as usize
 }
 
-/// Decode a 20-bit line key into a window (centre empty). Returns `None` for keys no board can
-/// produce: walls must form an unbroken run from each outer end.
+/// Decode a canonical 20-bit line key into a window (centre empty). Returns `None` for the
+/// other keys: walls must form an unbroken run from each outer end.
 #[must_use]
 pub fn key_to_line(key: usize) -> Option<Line> {
     let mut l = [EMPTY; WINDOW];

@@ -13,7 +13,7 @@
 //! - `input`: line reading, the command queue, the state the reader shares with the engine;
 //! - `command`: parsing a line (and its payload) into a [`command::Command`];
 //! - `settings`: what `INFO` set, and the memory budget; `clock`: the time limits of an answer;
-//! - `session`: the game (board, rule, neutral and blocked cells), which exists only after
+//! - `session`: the game (board with its walls, rule, `YXBLOCK` cells), which exists only after
 //!   `START`;
 //! - `report`: output lines and the search's `MESSAGE` reports;
 //! - `engine`: executing commands, the game's moves and the search behind them;

@@ -1,5 +1,5 @@
-//! The game session: the board under its rule, the neutral cells of the last `BOARD` (field 3)
-//! and the cells a GUI blocked with `YXBLOCK`. It exists only after `START`: the engine holds an
+//! The game session: the board under its rule (with the neutral cells of the last `BOARD`,
+//! field 3, as walls on it) and the cells a GUI blocked with `YXBLOCK`. It exists only after `START`: the engine holds an
 //! `Option<Game>` and answers `ERROR` to a command that needs a game when there is none.
 //!
 //! May import `types`, `board` and `rules`; reports errors as text for the engine to print.
@@ -9,14 +9,14 @@ use crate::board::Board;
 use crate::rules;
 use crate::types::{valid_size, Color, Pos, Rule};
 
-/// One game: its board and the cells no move of the engine may take.
+/// One game: its board (neutral cells are walls on it) and the cells no move of the engine may
+/// take.
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,
-    /// Cells blocked by `YXBLOCK` (kept until `YXBLOCKRESET` or a new game).
+    /// Cells blocked by `YXBLOCK` (kept until `YXBLOCKRESET` or a new game): the engine does
+    /// not choose them, but they stay empty cells of the position.
     blocked: Vec<Pos>,
-    /// Cells given as field 3 in the last `BOARD` (stones of neither colour).
-    neutral: Vec<Pos>,
 }
 
 /// The cell `(x, y)` of a board of side `size`, if on the board.
@@ -39,7 +39,6 @@ impl Game {
         Ok(Game {
             board,
             blocked: Vec::new(),
-            neutral: Vec::new(),
         })
     }
 
@@ -74,6 +73,10 @@ impl Game {
         let Ok(mut nb) = Board::new(self.size(), rule) else {
             return;
         };
+        for p in self.board.walls() {
+            // An empty cell of a board of the same size: cannot fail.
+            let _ = nb.place_wall(p);
+        }
         for (p, c) in self.board.history() {
             if p.is_pass() {
                 nb.pass();
@@ -92,7 +95,7 @@ impl Game {
         let p = self
             .cell(x, y)
             .ok_or_else(|| format!("bad coordinates {x},{y}"))?;
-        if !self.board.is_empty(p) || self.neutral.contains(&p) {
+        if !self.board.is_empty(p) {
             return Err(format!("point {x},{y} is occupied"));
         }
         self.board.play_unchecked(p);
@@ -109,14 +112,12 @@ impl Game {
     pub fn legal_cell(&mut self, x: i64, y: i64) -> Option<Pos> {
         let p = self.cell(x, y)?;
         let me = self.board.side_to_move();
-        let legal = self.board.is_empty(p)
-            && !self.neutral.contains(&p)
-            && rules::legal(&mut self.board, p, me);
+        let legal = self.board.is_empty(p) && rules::legal(&mut self.board, p, me);
         legal.then_some(p)
     }
 
     /// Replace the position by a `BOARD` payload (`x,y,f` lines: 1 own stone, 2 the opponent's,
-    /// 3 a neutral cell) under `rule`; the game is unchanged on an error.
+    /// 3 a neutral cell, which becomes a wall) under `rule`; the game is unchanged on an error.
     ///
     /// # Errors
     /// The first bad line, or a point given twice.
@@ -160,14 +161,12 @@ impl Game {
         if b.side_to_move() != own_color {
             b.pass();
         }
-        if let Some(p) = neutral
-            .iter()
-            .find(|p| !b.is_empty(**p) || stones.iter().any(|s| s.0 == **p))
-        {
-            return Err(format!("point {},{} given twice", p.x(size), p.y(size)));
+        for &p in &neutral {
+            if b.place_wall(p).is_err() {
+                return Err(format!("point {},{} given twice", p.x(size), p.y(size)));
+            }
         }
         self.board = b;
-        self.neutral = neutral;
         Ok(())
     }
 
@@ -229,12 +228,10 @@ impl Game {
             .collect()
     }
 
-    /// Root moves the engine must not play: blocked and neutral cells.
+    /// Root moves the engine must not play: the `YXBLOCK` cells (walls are no moves anyway).
     #[must_use]
     pub fn excluded(&self) -> Vec<Pos> {
-        let mut v = self.blocked.clone();
-        v.extend_from_slice(&self.neutral);
-        v
+        self.blocked.clone()
     }
 
     /// The stones in move order (passes left out).

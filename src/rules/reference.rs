@@ -16,11 +16,13 @@
 use super::Foul;
 use crate::types::Color;
 
-/// A plain stone grid: `cells[y * size + x]`.
+/// A plain stone grid: `cells[y * size + x]`, and the walls (cells of neither colour that no
+/// one may play, like the cells beyond the edge).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
     size: usize,
     cells: Vec<Option<Color>>,
+    walls: Vec<bool>,
 }
 
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -32,6 +34,7 @@ impl Grid {
         Grid {
             size,
             cells: vec![None; size * size],
+            walls: vec![false; size * size],
         }
     }
 
@@ -41,7 +44,7 @@ impl Grid {
         self.size
     }
 
-    /// The stone at `(x, y)`; `None` when empty or off the grid.
+    /// The stone at `(x, y)`; `None` when empty, a wall or off the grid.
     #[must_use]
     pub fn get(&self, x: i32, y: i32) -> Option<Color> {
         if x < 0 || y < 0 || x >= self.size as i32 || y >= self.size as i32 {
@@ -50,10 +53,21 @@ impl Grid {
         self.cells[y as usize * self.size + x as usize]
     }
 
-    /// Whether `(x, y)` is on the grid and empty.
+    /// Whether `(x, y)` is on the grid, holds no stone and is no wall.
     #[must_use]
     pub fn is_empty(&self, x: i32, y: i32) -> bool {
-        x >= 0 && y >= 0 && x < self.size as i32 && y < self.size as i32 && self.get(x, y).is_none()
+        x >= 0
+            && y >= 0
+            && x < self.size as i32
+            && y < self.size as i32
+            && self.get(x, y).is_none()
+            && !self.walls[y as usize * self.size + x as usize]
+    }
+
+    /// Make `(x, y)` (on the grid, no stone) a wall.
+    pub fn set_wall(&mut self, x: i32, y: i32) {
+        let s = self.size;
+        self.walls[y as usize * s + x as usize] = true;
     }
 
     /// Set `(x, y)` (which must be on the grid).
@@ -179,13 +193,14 @@ fn verdict_with_stone(grid: &mut Grid, x: i32, y: i32) -> Option<Foul> {
 }
 
 impl Grid {
-    /// The stones of a board, copied into a plain grid.
+    /// The stones and walls of a board, copied into a plain grid.
     #[must_use]
     pub fn from_board(board: &crate::board::Board) -> Grid {
         let size = board.size();
         let mut g = Grid::new(size);
         for p in board.cells() {
             g.cells[p.index()] = board.stone(p);
+            g.walls[p.index()] = board.is_wall(p);
         }
         g
     }

@@ -228,7 +228,7 @@ impl<'a> Worker<'a> {
         if self.board.stone_count() == 0 {
             let n = self.board.size();
             let centre = Pos::new(n / 2, n / 2, n);
-            if !excluded.contains(&centre) {
+            if !excluded.contains(&centre) && self.board.is_empty(centre) {
                 return vec![centre];
             }
         }
