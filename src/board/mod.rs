@@ -25,14 +25,18 @@
 //! [`Board::check_invariants`] recomputes everything from the stone array and reports the first
 //! field that differs; with the `check-invariants` feature it runs after every play and undo.
 
+mod masks;
+use masks::near_masks;
+pub use masks::Candidates;
+mod read;
 mod text;
 pub mod validate;
 pub mod zobrist;
 
 use crate::pattern::classify::{code, BLACK, EMPTY, WALL, WHITE};
 use crate::pattern::code::KeyWeights;
-use crate::pattern::table::{info_class, info_score, window_to_key, Tables, WINDOW_MASK};
-use crate::pattern::{Class, Pattern, CLASS_COUNT};
+use crate::pattern::table::{info_class, window_to_key, Tables, WINDOW_MASK};
+use crate::pattern::CLASS_COUNT;
 use crate::types::{valid_size, Color, Pos, Rule, DIRS, MAX_CELLS, MAX_SIZE};
 use std::fmt;
 
@@ -221,51 +225,6 @@ impl Board {
         }
     }
 
-    /// The board side.
-    #[inline]
-    #[must_use]
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// The rule.
-    #[inline]
-    #[must_use]
-    pub fn rule(&self) -> Rule {
-        self.rule
-    }
-
-    /// The side to move: the opponent of whoever made the last ply (black on an empty board).
-    #[inline]
-    #[must_use]
-    pub fn side_to_move(&self) -> Color {
-        self.side
-    }
-
-    /// The Zobrist hash of the stones and the side to move.
-    #[inline]
-    #[must_use]
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    /// Number of plies played (passes included).
-    #[inline]
-    #[must_use]
-    pub fn ply_count(&self) -> usize {
-        self.stack.len()
-    }
-
-    /// Number of stones on the board (walls are no stones).
-    #[must_use]
-    pub fn stone_count(&self) -> usize {
-        self.occupied
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum::<usize>()
-            - self.walls
-    }
-
     /// Turn the empty cell `p` into a wall: a cell of neither colour that no one may play and
     /// that ends every line through it. A wall belongs to the starting position: the plies
     /// played so far are taken back, the wall placed, and the plies played again (undo never
@@ -317,212 +276,6 @@ impl Board {
     /// The walls, in index order.
     pub fn walls(&self) -> impl Iterator<Item = Pos> + '_ {
         self.cells().filter(|&p| self.cells[p.index()] == WALL)
-    }
-
-    /// The plies played so far, oldest first, as (point, colour); a pass has [`Pos::PASS`].
-    pub fn history(&self) -> impl Iterator<Item = (Pos, Color)> + '_ {
-        self.stack.iter().map(|p| (p.pos, p.color))
-    }
-
-    /// The last ply, if any.
-    #[must_use]
-    pub fn last_move(&self) -> Option<(Pos, Color)> {
-        self.stack.last().map(|p| (p.pos, p.color))
-    }
-
-    /// The ply `k` plies before the last one (`0` is the last ply), if the history is that long.
-    #[must_use]
-    pub fn ply_back(&self, k: usize) -> Option<(Pos, Color)> {
-        let n = self.stack.len();
-        (k < n).then(|| {
-            let p = &self.stack[n - 1 - k];
-            (p.pos, p.color)
-        })
-    }
-
-    /// Whether `(x, y)` lies on the board.
-    #[inline]
-    #[must_use]
-    pub fn on_board(&self, x: i32, y: i32) -> bool {
-        x >= 0 && y >= 0 && (x as usize) < self.size && (y as usize) < self.size
-    }
-
-    /// Whether `p` is a cell of this board (not the pass move).
-    #[inline]
-    #[must_use]
-    pub fn contains(&self, p: Pos) -> bool {
-        p.index() < self.size * self.size
-    }
-
-    /// The cell `(x, y)`.
-    #[inline]
-    #[must_use]
-    pub fn pos(&self, x: usize, y: usize) -> Pos {
-        Pos::new(x, y, self.size)
-    }
-
-    /// The stone on `p`, if any.
-    #[inline]
-    #[must_use]
-    pub fn stone(&self, p: Pos) -> Option<Color> {
-        match self.cells[p.index()] {
-            BLACK => Some(Color::Black),
-            WHITE => Some(Color::White),
-            _ => None,
-        }
-    }
-
-    /// Whether `p` is an empty cell of this board.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self, p: Pos) -> bool {
-        self.contains(p) && self.cells[p.index()] == EMPTY
-    }
-
-    /// Every cell of the board, in index order.
-    pub fn cells(&self) -> impl Iterator<Item = Pos> {
-        (0..(self.size * self.size) as u16).map(Pos)
-    }
-
-    /// Every empty cell, in index order.
-    pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.cells().filter(|&p| self.cells[p.index()] == EMPTY)
-    }
-
-    /// The combined threat class of empty cell `p` for colour `c`.
-    #[inline]
-    #[must_use]
-    pub fn class(&self, p: Pos, c: Color) -> Class {
-        debug_assert!(self.is_empty(p));
-        info_class(self.info[c.index()][p.index()])
-    }
-
-    /// The move-ordering score of empty cell `p` for colour `c`.
-    #[inline]
-    #[must_use]
-    pub fn score(&self, p: Pos, c: Color) -> i32 {
-        debug_assert!(self.is_empty(p));
-        info_score(self.info[c.index()][p.index()])
-    }
-
-    /// The line pattern of empty cell `p` for colour `c` in direction `d` (index into
-    /// [`DIRS`]).
-    #[inline]
-    #[must_use]
-    pub fn pattern(&self, p: Pos, d: usize, c: Color) -> Pattern {
-        Pattern::from_u8(((self.pats[p.index()] >> (8 * d + 4 * c.index())) & 0xF) as u8)
-    }
-
-    /// How many empty cells have class `class` for colour `c`.
-    #[inline]
-    #[must_use]
-    pub fn count(&self, c: Color, class: Class) -> u16 {
-        self.counts[c.index()][class as usize]
-    }
-
-    /// Whether colour `c` has at least one empty cell of class `class` (O(1)).
-    #[inline]
-    #[must_use]
-    pub fn has(&self, c: Color, class: Class) -> bool {
-        self.count(c, class) > 0
-    }
-
-    /// The 20-bit line key of cell `p` in direction `d` (the ten neighbours along the line).
-    #[inline]
-    #[must_use]
-    pub fn key_at(&self, p: usize, d: usize) -> usize {
-        let w = self.words[d][self.line_idx[d][p] as usize];
-        window_to_key((w >> (2 * self.line_pos[d][p] as usize)) & WINDOW_MASK)
-    }
-
-    /// The cell `k` steps from `p` along direction `d` (negative `k` goes backwards), if on the
-    /// board.
-    #[inline]
-    #[must_use]
-    pub fn step(&self, p: Pos, d: usize, k: i32) -> Option<Pos> {
-        let (dx, dy) = DIRS[d];
-        let x = p.x(self.size) as i32 + dx * k;
-        let y = p.y(self.size) as i32 + dy * k;
-        self.on_board(x, y)
-            .then(|| Pos::new(x as usize, y as usize, self.size))
-    }
-
-    /// The class colour `of` would have at empty cell `q` if a stone of colour `c` stood on the
-    /// empty cell `p` (`p != q`), read from the tables without playing: the same as putting the
-    /// stone and reading [`Board::class`] (a stone changes only the pattern of the one line it
-    /// shares with `q`, and only within the board's update reach).
-    #[inline]
-    #[must_use]
-    pub fn class_with(&self, q: Pos, p: Pos, c: Color, of: Color) -> Class {
-        let (qi, pi) = (q.index(), p.index());
-        debug_assert!(qi != pi && self.cells[qi] == EMPTY && self.cells[pi] == EMPTY);
-        for d in 0..4 {
-            let li = self.line_idx[d][qi];
-            if li != self.line_idx[d][pi] {
-                continue;
-            }
-            let (qp, pp) = (self.line_pos[d][qi] as usize, self.line_pos[d][pi] as usize);
-            if qp.abs_diff(pp) > self.reach {
-                break;
-            }
-            let w = self.words[d][li as usize] | (u64::from(code(c)) << (2 * (pp + PAD)));
-            let key = window_to_key((w >> (2 * qp)) & WINDOW_MASK);
-            let pats = (self.pats[qi] & !(0xFF << (8 * d)))
-                | (u32::from(self.tables.line_entry(key)) << (8 * d));
-            return info_class(self.tables.cell_info(cell_key_of(pats, of), of));
-        }
-        self.class(q, of)
-    }
-
-    /// The line tables of this board's rule.
-    #[inline]
-    #[must_use]
-    pub fn tables(&self) -> &'static Tables {
-        self.tables
-    }
-
-    /// Whether `p` is in the candidate area (within [`CANDIDATE_RADIUS`] of a stone) and empty.
-    #[inline]
-    #[must_use]
-    pub fn is_candidate(&self, p: Pos) -> bool {
-        let i = p.index();
-        (self.cand[i / 64] & !self.occupied[i / 64]) >> (i % 64) & 1 != 0
-    }
-
-    /// The empty cells of the candidate area, in index order.
-    #[inline]
-    pub fn candidates(&self) -> Candidates {
-        self.candidates_in(&[u64::MAX; SET_WORDS])
-    }
-
-    /// The empty cells of the candidate area within `mask`, in index order.
-    #[inline]
-    pub fn candidates_in(&self, mask: &CellSet) -> Candidates {
-        let mut set = self.cand;
-        for ((w, o), m) in set.iter_mut().zip(self.occupied.iter()).zip(mask.iter()) {
-            *w &= !o & m;
-        }
-        Candidates {
-            set,
-            word: 0,
-            bits: set[0],
-        }
-    }
-
-    /// The cells on the four lines through `p` within four cells of it (`p` excluded): where
-    /// a five point made by a stone at `p` lies.
-    #[inline]
-    #[must_use]
-    pub fn line_mask(&self, p: Pos) -> &'static CellSet {
-        &line_masks(self.size)[p.index()]
-    }
-
-    /// How far along a line a stone changes the patterns of the empty cells it shares that line
-    /// with (see [`Board::class_with`]).
-    #[inline]
-    #[must_use]
-    pub fn update_reach(&self) -> usize {
-        self.reach
     }
 
     /// Play a stone for the side to move at empty cell `p`, without any check but debug asserts.
@@ -690,53 +443,6 @@ impl Board {
             panic!("board invariant broken: {e}\n{self}");
         }
     }
-
-    /// The code weights this board sums, if any (see [`Board::with_key_weights`]).
-    #[inline]
-    #[must_use]
-    pub fn key_weights(&self) -> Option<&'static KeyWeights> {
-        self.key_weights
-    }
-
-    /// Per colour and role, the sum of the code weights of the empty cells (all zero when the
-    /// board keeps no sums).
-    #[inline]
-    #[must_use]
-    pub fn code_sums(&self) -> CodeSums {
-        self.sums
-    }
-
-    /// The cell-bit-set of stones.
-    #[must_use]
-    pub fn occupied(&self) -> &CellSet {
-        &self.occupied
-    }
-}
-
-/// The iterator of [`Board::candidates`]: the cells of a cell set in index order.
-#[derive(Clone)]
-pub struct Candidates {
-    set: CellSet,
-    word: usize,
-    bits: u64,
-}
-
-impl Iterator for Candidates {
-    type Item = Pos;
-
-    #[inline]
-    fn next(&mut self) -> Option<Pos> {
-        while self.bits == 0 {
-            self.word += 1;
-            if self.word >= SET_WORDS {
-                return None;
-            }
-            self.bits = self.set[self.word];
-        }
-        let b = self.bits.trailing_zeros() as usize;
-        self.bits &= self.bits - 1;
-        Some(Pos((self.word * 64 + b) as u16))
-    }
 }
 
 /// The hash key of a wall on cell `pi`: both colours' stone keys (no stone hashes so).
@@ -753,54 +459,6 @@ pub fn cell_key_of(pats: u32, c: Color) -> usize {
     let v = (pats >> (4 * c.index() as u32)) & 0x0F0F_0F0F;
     let digit = |d: u32| ((v >> (8 * d)) & 0xF) as usize;
     digit(0) + 10 * digit(1) + 100 * digit(2) + 1000 * digit(3)
-}
-
-/// Per-cell masks of a board of side `size`: `cells(x, y)` lists the cells of cell `(x, y)`'s
-/// mask; built once per size into `cache`.
-fn cell_masks<I: Iterator<Item = (i32, i32)>>(
-    cache: &'static [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1],
-    size: usize,
-    cells: impl Fn(i32, i32) -> I,
-) -> &'static [CellSet] {
-    cache[size].get_or_init(|| {
-        let n = size as i32;
-        (0..size * size)
-            .map(|p| {
-                let mut m = [0u64; SET_WORDS];
-                let (x, y) = ((p % size) as i32, (p / size) as i32);
-                for (qx, qy) in cells(x, y) {
-                    if (0..n).contains(&qx) && (0..n).contains(&qy) {
-                        let q = (qy * n + qx) as usize;
-                        m[q / 64] |= 1 << (q % 64);
-                    }
-                }
-                m
-            })
-            .collect()
-    })
-}
-
-/// The [`Board::line_mask`] of every cell of a board of side `size` (shared, built once).
-fn line_masks(size: usize) -> &'static [CellSet] {
-    static MASKS: [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
-        [const { std::sync::OnceLock::new() }; MAX_SIZE + 1];
-    cell_masks(&MASKS, size, |x, y| {
-        DIRS.into_iter().flat_map(move |(dx, dy)| {
-            (-4..=4)
-                .filter(|&k| k != 0)
-                .map(move |k| (x + dx * k, y + dy * k))
-        })
-    })
-}
-
-/// The candidate-area masks of every cell of a board of side `size` (shared, built once).
-fn near_masks(size: usize) -> &'static [CellSet] {
-    static MASKS: [std::sync::OnceLock<Vec<CellSet>>; MAX_SIZE + 1] =
-        [const { std::sync::OnceLock::new() }; MAX_SIZE + 1];
-    let r = CANDIDATE_RADIUS as i32;
-    cell_masks(&MASKS, size, move |x, y| {
-        (y - r..=y + r).flat_map(move |ny| (x - r..=x + r).map(move |nx| (nx, ny)))
-    })
 }
 
 #[cfg(test)]
