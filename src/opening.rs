@@ -10,6 +10,7 @@
 use crate::board::Board;
 use crate::eval::{is_mate, WIN};
 use crate::rules;
+use crate::search::threats::ordered_candidates;
 use crate::search::{Limits, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
@@ -148,20 +149,13 @@ impl Decider {
         self.value(board) < 0
     }
 
-    /// The candidate moves of the side to move, best first by ordering score, legal only.
+    /// The first `limit` legal moves of the side to move in the search's static move order
+    /// ([`ordered_candidates`]).
     #[must_use]
     pub fn candidates(board: &mut Board, limit: usize) -> Vec<Pos> {
-        let me = board.side_to_move();
-        let cands: Vec<Pos> = board.candidates().collect();
-        let mut v: Vec<(i32, Pos)> = Vec::new();
-        for p in cands {
-            if !rules::legal(board, p, me) {
-                continue;
-            }
-            v.push((board.score(p, me) + board.score(p, me.opponent()), p));
-        }
-        v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        v.into_iter().take(limit).map(|x| x.1).collect()
+        let mut v = ordered_candidates(board);
+        v.truncate(limit);
+        v
     }
 
     /// Propose a three-stone opening (black, white, black) for a swap rule, balanced for the

@@ -209,21 +209,10 @@ const BLACK_TRIES: usize = 8;
 /// Black to move: the first of black's [`BLACK_TRIES`] best moves by the static move order
 /// after which white wins by a VCF ending in a forced foul, with that line.
 fn foul_after_black(board: &mut Board) -> Option<(Pos, Vec<Pos>)> {
-    let me = board.side_to_move();
-    let mut scored: Vec<(i32, Pos)> = board
-        .candidates()
-        .map(|p| (threats::static_order_key(board, p, me), p))
-        .collect();
-    let order = threats::sort_moves(&mut scored);
-    let mut tried = 0;
-    for m in order {
-        if tried == BLACK_TRIES {
-            break;
-        }
-        if !threats::legal(board, m, me) {
-            continue;
-        }
-        tried += 1;
+    for m in threats::ordered_candidates(board)
+        .into_iter()
+        .take(BLACK_TRIES)
+    {
         board.play_unchecked(m);
         let found = if rules::is_win(board, m) {
             None

@@ -236,12 +236,17 @@ fn show(l: &Line) -> String {
 fn differences(rule: Rule, game: bool) -> Vec<String> {
     every_line()
         .flat_map_iter(|l| {
-            [Color::Black, Color::White].into_iter().filter_map(move |c| {
-                let (want, got) = (judge(&l, c, rule, game), classify(&l, c, rule));
-                (want != got).then(|| {
-                    format!("{rule} {c} {}: judge {want:?}, classifier {got:?}", show(&l))
+            [Color::Black, Color::White]
+                .into_iter()
+                .filter_map(move |c| {
+                    let (want, got) = (judge(&l, c, rule, game), classify(&l, c, rule));
+                    (want != got).then(|| {
+                        format!(
+                            "{rule} {c} {}: judge {want:?}, classifier {got:?}",
+                            show(&l)
+                        )
+                    })
                 })
-            })
         })
         .collect()
 }

@@ -250,6 +250,22 @@ fn defends_open_four(board: &mut Board, c: Color, p: Pos) -> bool {
     ok
 }
 
+/// The legal moves of the side to move among the candidate cells, best first by
+/// [`static_order_key`] (ties by cell): the one ordered-candidates list. Openings, the
+/// protocol's analysis commands and the tactics tools call it; the search orders its moves by
+/// the same key plus its killers and history ([`sort_moves`] either way).
+pub fn ordered_candidates(board: &mut Board) -> Vec<Pos> {
+    let me = board.side_to_move();
+    let cells: Vec<Pos> = board.candidates().collect();
+    let mut v: Vec<(i32, Pos)> = Vec::with_capacity(cells.len());
+    for p in cells {
+        if legal(board, p, me) {
+            v.push((static_order_key(board, p, me), p));
+        }
+    }
+    sort_moves(&mut v)
+}
+
 /// Sort `(key, pos)` by key descending, ties by cell ascending; return the cells.
 pub fn sort_moves(v: &mut [(i32, Pos)]) -> Vec<Pos> {
     v.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
