@@ -33,8 +33,14 @@ impl Board {
     /// # Errors
     /// A description of the first field that differs from its recomputation.
     pub fn check_invariants(&self) -> Result<(), String> {
+        self.check_side_and_hash()?;
+        self.check_line_keys()?;
+        self.check_cells()
+    }
+
+    /// The side to move (from the history) and the hash (from the stones and walls).
+    fn check_side_and_hash(&self) -> Result<(), String> {
         let n = self.size * self.size;
-        // Side to move and hash.
         let side = self
             .stack
             .last()
@@ -57,7 +63,12 @@ impl Board {
         if hash != self.hash {
             return Err(format!("hash {:#x}, expected {hash:#x}", self.hash));
         }
-        // Line keys: every cell's key must decode to the window read from the stones.
+        Ok(())
+    }
+
+    /// Line keys: every cell's key must decode to the window read from the stones.
+    fn check_line_keys(&self) -> Result<(), String> {
+        let n = self.size * self.size;
         for p in 0..n {
             for d in 0..4 {
                 let slow = self.window_slow(Pos(p as u16), d);
@@ -74,7 +85,13 @@ impl Board {
                 }
             }
         }
-        // Patterns, classes, counts, candidates.
+        Ok(())
+    }
+
+    /// Every empty cell's patterns, classes and code weights from its line keys, the class
+    /// counts and code sums, the occupied set, the walls and the candidate area.
+    fn check_cells(&self) -> Result<(), String> {
+        let n = self.size * self.size;
         let mut counts = [[0u16; CLASS_COUNT]; 2];
         let mut sums = [[0i32; 2]; 2];
         let mut cand = [0u64; SET_WORDS];

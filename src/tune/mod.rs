@@ -449,12 +449,68 @@ pub fn fit(
     st: &Settings,
     log: &mut dyn Write,
 ) -> Fit {
+    let start = starting_point(train, valid, rule, st, log);
+    let scale = start.scale;
+    let params = Params::new(rule);
+    let (w, valid_losses, kept_epoch) = descend(train, valid, st, &start, &params, log);
+    let _ = writeln!(
+        log,
+        "tune: kept epoch {kept_epoch} (lowest valid loss {:.5})",
+        valid_losses[kept_epoch]
+    );
+    let _ = writeln!(
+        log,
+        "tune: the embedded {rule} weights (the incumbent) at {:.0} points per logistic unit: valid loss {:.5}",
+        start.embedded.1, start.embedded.0
+    );
+    let shipped = shipped_vector(&w, rule, scale);
+    let fitted = (loss(train, &shipped), loss(valid, &shipped));
+    let calibrated = calibrate(train, &shipped, scale);
+    let _ = writeln!(
+        log,
+        "tune: the fitted evaluation predicts the training results best at {calibrated} points per logistic unit (valid loss there {:.5})",
+        loss(valid, &scaled(&shipped, f64::from(scale) / f64::from(calibrated)))
+    );
+    Fit {
+        scale,
+        calibrated,
+        weights: w,
+        hand_loss: start.hand,
+        fitted_loss: fitted,
+        embedded_loss: start.embedded.0,
+        valid_losses,
+        kept_epoch,
+    }
+}
+
+/// Where a fit starts: the scale, the first weights and the reference losses.
+struct Start {
+    /// Hand evaluation at its best scale: training and validation loss.
+    hand: (f64, f64),
+    /// The embedded weights: validation loss at their best scale, and that scale.
+    embedded: (f64, f64),
+    /// Evaluation points per logistic unit of the fitted weights.
+    scale: i32,
+    /// Logistic units per point of the search scores (for `lambda`).
+    score_s: f64,
+    /// The starting weights, feature order, in logistic units.
+    w0: Vec<f64>,
+}
+
+/// The starting point of a fit (the hand weights in code form, or the embedded weights with
+/// `from_embedded`), with its losses reported to `log`.
+fn starting_point(
+    train: &Dataset,
+    valid: &Dataset,
+    rule: Rule,
+    st: &Settings,
+    log: &mut dyn Write,
+) -> Start {
     let s_hand = fit_hand_scale(train);
     let hand = (hand_loss(train, s_hand), hand_loss(valid, s_hand));
-    let (embedded_loss, embedded_scale) =
-        best_scaled_loss(train, valid, &weight_vector(CodeWeights::get(rule)));
+    let embedded = best_scaled_loss(train, valid, &weight_vector(CodeWeights::get(rule)));
     let start_scale = if st.from_embedded {
-        embedded_scale
+        embedded.1
     } else {
         1.0 / s_hand
     };
@@ -480,7 +536,7 @@ pub fn fit(
             1.0 / score_s
         );
     }
-    let (w0, start) = if st.from_embedded {
+    let (w0, from) = if st.from_embedded {
         let w: Vec<f64> = weight_vector(CodeWeights::get(rule))
             .iter()
             .map(|&x| x as f64 / f64::from(scale))
@@ -491,49 +547,95 @@ pub fn fit(
     };
     let _ = writeln!(
         log,
-        "epoch 0: train loss {:.5}, valid loss {:.5} ({start} at {scale} points per logistic unit)",
+        "epoch 0: train loss {:.5}, valid loss {:.5} ({from} at {scale} points per logistic unit)",
         loss(train, &w0),
         loss(valid, &w0)
     );
-    // Parameters: per-code residuals (and the combination weights) `r`, then one weight per
-    // role, colour slot and class `u`. A code's weight is `u[its class] + r[code]`; only `r`
-    // is penalised, so rare codes stay near their class. The hand weights are a function of
-    // the class, so they start as `u` with `r = 0`.
-    let cells = 4 * CODES;
-    let class_param = |k: usize| {
-        let (group, code) = (k / CODES, k % CODES);
-        let colour = if group % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
+    Start {
+        hand,
+        embedded,
+        scale,
+        score_s,
+        w0,
+    }
+}
+
+/// The fit's parameters: per-code residuals (and the combination weights) `r`, then one weight
+/// per role, colour slot and class `u`. A code's weight is `u[its class] + r[code]`; only `r`
+/// is penalised, so rare codes stay near their class. The hand weights are a function of the
+/// class, so they start as `u` with `r = 0`.
+struct Params {
+    /// Per code cell (`4 * CODES` of them), the index of its class parameter.
+    class_of: Vec<usize>,
+}
+
+impl Params {
+    fn new(rule: Rule) -> Params {
+        let class_param = |k: usize| {
+            let (group, code) = (k / CODES, k % CODES);
+            let colour = if group % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            FEATURES + group * CLASS_COUNT + combine(code_patterns(code), colour, rule) as usize
         };
-        FEATURES + group * CLASS_COUNT + combine(code_patterns(code), colour, rule) as usize
-    };
-    let class_of: Vec<usize> = (0..cells).map(class_param).collect();
-    let params = FEATURES + 4 * CLASS_COUNT;
-    let mut p = vec![0.0f64; params];
-    for k in 0..cells {
-        p[class_of[k]] = w0[k];
+        Params {
+            class_of: (0..4 * CODES).map(class_param).collect(),
+        }
     }
-    for k in 0..cells {
-        p[k] = w0[k] - p[class_of[k]];
+
+    /// Number of parameters.
+    fn len(&self) -> usize {
+        FEATURES + 4 * CLASS_COUNT
     }
-    p[cells..FEATURES].copy_from_slice(&w0[cells..FEATURES]);
-    let effective = |p: &[f64]| -> Vec<f64> {
+
+    /// The parameters of weights `w0` (feature order).
+    fn of_weights(&self, w0: &[f64]) -> Vec<f64> {
+        let cells = self.class_of.len();
+        let mut p = vec![0.0f64; self.len()];
+        for k in 0..cells {
+            p[self.class_of[k]] = w0[k];
+        }
+        for k in 0..cells {
+            p[k] = w0[k] - p[self.class_of[k]];
+        }
+        p[cells..FEATURES].copy_from_slice(&w0[cells..FEATURES]);
+        p
+    }
+
+    /// The weights (feature order) of parameters `p`.
+    fn weights(&self, p: &[f64]) -> Vec<f64> {
+        let cells = self.class_of.len();
         (0..FEATURES)
             .map(|k| {
                 if k < cells {
-                    p[k] + p[class_of[k]]
+                    p[k] + p[self.class_of[k]]
                 } else {
                     p[k]
                 }
             })
             .collect()
-    };
-    let mut w = effective(&p);
+    }
+}
+
+/// Adam over `st.epochs` shuffled epochs of mini-batches from `start`: the weights of the
+/// epoch with the lowest validation loss (of epochs 1 and later), the validation loss after
+/// each epoch (index 0: the start), and the kept epoch.
+fn descend(
+    train: &Dataset,
+    valid: &Dataset,
+    st: &Settings,
+    start: &Start,
+    params: &Params,
+    log: &mut dyn Write,
+) -> (Vec<f64>, Vec<f64>, usize) {
+    let cells = params.class_of.len();
+    let mut p = params.of_weights(&start.w0);
+    let mut w = params.weights(&p);
     let mut valid_losses = vec![loss(valid, &w)];
     let mut kept = (f64::INFINITY, w.clone(), 0usize);
-    let mut adam = Adam::new(params);
+    let mut adam = Adam::new(params.len());
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(st.seed);
     let batch = st.batch.max(1);
@@ -541,15 +643,15 @@ pub fn fit(
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
             let gw = batch_gradient(chunk, FEATURES, |i, g| {
-                let e = sigmoid(train.dot(i, &w)) - target(train, i, st.lambda, score_s);
+                let e = sigmoid(train.dot(i, &w)) - target(train, i, st.lambda, start.score_s);
                 for j in train.start[i]..train.start[i + 1] {
                     g[train.idx[j] as usize] += e * f64::from(train.cnt[j]);
                 }
             });
-            let mut grad = vec![0.0f64; params];
+            let mut grad = vec![0.0f64; params.len()];
             grad[..FEATURES].copy_from_slice(&gw);
             for k in 0..cells {
-                grad[class_of[k]] += gw[k];
+                grad[params.class_of[k]] += gw[k];
             }
             adam.step(
                 &mut p,
@@ -562,7 +664,7 @@ pub fn fit(
                     st.class_only && (k < cells || none_class)
                 },
             );
-            w = effective(&p);
+            w = params.weights(&p);
         }
         let vl = loss(valid, &w);
         let _ = writeln!(
@@ -575,34 +677,7 @@ pub fn fit(
             kept = (vl, w.clone(), epoch);
         }
     }
-    let (_, w, kept_epoch) = kept;
-    let _ = writeln!(
-        log,
-        "tune: kept epoch {kept_epoch} (lowest valid loss {:.5})",
-        valid_losses[kept_epoch]
-    );
-    let _ = writeln!(
-        log,
-        "tune: the embedded {rule} weights (the incumbent) at {embedded_scale:.0} points per logistic unit: valid loss {embedded_loss:.5}"
-    );
-    let shipped = shipped_vector(&w, rule, scale);
-    let fitted = (loss(train, &shipped), loss(valid, &shipped));
-    let calibrated = calibrate(train, &shipped, scale);
-    let _ = writeln!(
-        log,
-        "tune: the fitted evaluation predicts the training results best at {calibrated} points per logistic unit (valid loss there {:.5})",
-        loss(valid, &scaled(&shipped, f64::from(scale) / f64::from(calibrated)))
-    );
-    Fit {
-        scale,
-        calibrated,
-        weights: w,
-        hand_loss: hand,
-        fitted_loss: fitted,
-        embedded_loss,
-        valid_losses,
-        kept_epoch,
-    }
+    (kept.1, valid_losses, kept.2)
 }
 
 /// The hand weights of `rule` in feature order, in logistic units at `scale` points each: the
