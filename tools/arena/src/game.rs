@@ -174,39 +174,17 @@ pub fn play(
         rec.moves.push((p, 0));
     }
     rec.opening_len = rec.moves.len();
-    // Start the game on both engines.
     for (i, e) in engines.iter_mut().enumerate() {
-        let ok = e.send(&format!("START {size}")).is_ok()
-            && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
-                .map(|l| l.eq_ignore_ascii_case("OK"))
-                .unwrap_or(false);
-        // Without a per-move limit `timeout_turn` is not sent at all: 0 would mean "play as
-        // fast as possible".
-        let mut info = vec![
-            format!("INFO rule {}", gomocup_rule(cfg.rule)),
-            format!("INFO timeout_match {}", cfg.tc.match_ms),
-        ];
-        if let Some(t) = cfg.tc.turn_ms {
-            info.push(format!("INFO timeout_turn {t}"));
-        }
-        info.push(format!("INFO max_memory {}", cfg.max_memory));
-        info.push("INFO game_type 1".to_string());
-        let sent = info.iter().all(|l| e.send(l).is_ok());
-        if !ok || !sent {
+        if let Err(reason) = start_game(e, cfg) {
             let c = if i == 0 { Color::Black } else { Color::White };
             rec.winner = Some(c.opponent());
-            rec.reason = if e.exited() {
-                Reason::Crash
-            } else {
-                Reason::StartFailed
-            };
+            rec.reason = reason;
             rec.restart[i] = true;
             return rec;
         }
     }
     let mut left = [cfg.tc.match_ms as i64; 2];
     let mut told = [false; 2]; // whether the engine has seen the position (BOARD) yet
-    let mut last: Option<Pos> = None;
     let mut passes = 0;
     loop {
         if board.empty_cells().next().is_none() {
@@ -217,109 +195,208 @@ pub fn play(
             rec.reason = Reason::DrawAfter;
             return rec;
         }
+        let i = board.side_to_move().index();
+        let turn = Turn {
+            told: told[i],
+            passes,
+        };
+        told[i] = true;
+        match turn.play(engines[i], &mut board, &mut left[i], &mut rec, cfg) {
+            Some(p) => passes = p,
+            None => return rec,
+        }
+    }
+}
+
+/// One side's turn: its move requested (again after a refused foul), refereed and played.
+struct Turn {
+    /// Whether the engine has seen the position (`BOARD`) before.
+    told: bool,
+    /// Passes in a row so far.
+    passes: u32,
+}
+
+impl Turn {
+    /// Play the turn of the side to move with engine `e` (`left`: its match time): the passes
+    /// in a row after it, or `None` when the game is over (`rec` then says how).
+    fn play(
+        self,
+        e: &mut EngineProc,
+        board: &mut Board,
+        left: &mut i64,
+        rec: &mut GameRecord,
+        cfg: &GameConfig,
+    ) -> Option<u32> {
         let me = board.side_to_move();
-        let i = me.index();
+        let size = board.size();
         let mut fouls = 0;
         loop {
-            // The command that asks for a move.
-            let cmd = if !told[i] || fouls > 0 {
-                board_command(&board, me)
-            } else {
-                match last {
-                    Some(p) if !p.is_pass() => format!("TURN {},{}", p.x(size), p.y(size)),
-                    _ => board_command(&board, me),
+            let cmd = match board.last_move() {
+                Some((p, _)) if self.told && fouls == 0 && !p.is_pass() => {
+                    format!("TURN {},{}", p.x(size), p.y(size))
                 }
+                _ => board_command(board, me),
             };
-            if cfg.tc.match_ms > 0 {
-                let _ = engines[i].send(&format!("INFO time_left {}", left[i]));
-            }
-            let start = Instant::now();
-            let mut limit_ms = u64::MAX / 4;
-            if let Some(t) = cfg.tc.turn_ms {
-                limit_ms = limit_ms.min(t);
-            }
-            if cfg.tc.match_ms > 0 {
-                limit_ms = limit_ms.min(left[i].max(0) as u64);
-            }
-            let deadline = start + Duration::from_millis(limit_ms.saturating_add(cfg.tolerance_ms));
-            let reply = engines[i]
-                .send(&cmd)
-                .and_then(|()| engines[i].recv_line(deadline));
-            let took = start.elapsed().as_millis() as u64;
-            told[i] = true;
-            let reply = match reply {
-                Ok(r) => r,
-                Err(f) => {
+            let (reply, took) = match request(e, &cmd, left, cfg) {
+                Ok(a) => a,
+                Err((reason, restart)) => {
                     rec.winner = Some(me.opponent());
-                    rec.reason = if f == Failure::Timeout && !engines[i].exited() {
-                        Reason::Timeout
-                    } else {
-                        Reason::Crash
-                    };
-                    rec.restart[i] = true;
-                    return rec;
+                    rec.reason = reason;
+                    rec.restart[me.index()] = restart;
+                    return None;
                 }
             };
-            if took > limit_ms.saturating_add(cfg.tolerance_ms) {
-                rec.winner = Some(me.opponent());
-                rec.reason = Reason::Timeout;
-                return rec;
-            }
-            if cfg.tc.match_ms > 0 {
-                left[i] = left[i] - took as i64 + cfg.tc.inc_ms as i64;
-            }
-            let Some((x, y)) = parse_move(&reply) else {
-                rec.winner = Some(me.opponent());
-                rec.reason = Reason::Garbage(reply);
-                return rec;
-            };
-            if x == -1 && y == -1 {
-                passes += 1;
-                board.pass();
-                rec.moves.push((Pos::PASS, took));
-                last = Some(Pos::PASS);
-                if passes >= 2 {
-                    rec.reason = Reason::BothPassed;
-                    return rec;
+            match read_move(board, &reply, cfg) {
+                Move::Pass => {
+                    board.pass();
+                    rec.moves.push((Pos::PASS, took));
+                    if self.passes + 1 >= 2 {
+                        rec.reason = Reason::BothPassed;
+                        return None;
+                    }
+                    return Some(self.passes + 1);
                 }
-                break;
-            }
-            if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
-                rec.winner = Some(me.opponent());
-                rec.reason = Reason::OffBoard;
-                return rec;
-            }
-            let p = Pos::new(x as usize, y as usize, size);
-            if !board.is_empty(p) {
-                rec.winner = Some(me.opponent());
-                rec.reason = Reason::Occupied;
-                return rec;
-            }
-            if cfg.rule == Rule::Renju && me == Color::Black {
-                let mut g = reference::Grid::from_board(&board);
-                if let Some(f) = reference::foul(&mut g, x as i32, y as i32) {
+                Move::Foul(p, f) => {
                     fouls += 1;
                     if cfg.foul_mode == FoulMode::Lose || fouls >= 2 {
                         rec.moves.push((p, took));
                         rec.winner = Some(Color::White);
                         rec.reason = Reason::Foul(f);
-                        return rec;
+                        return None;
                     }
-                    continue; // refused: ask again with the same position
+                    // Refused: ask again with the same position.
+                }
+                Move::Lost(reason) => {
+                    rec.winner = Some(me.opponent());
+                    rec.reason = reason;
+                    return None;
+                }
+                Move::Stone(p) => {
+                    board.play_unchecked(p);
+                    rec.moves.push((p, took));
+                    if rules::is_win(board, p) {
+                        rec.winner = Some(me);
+                        rec.reason = Reason::Five;
+                        return None;
+                    }
+                    return Some(0);
                 }
             }
-            passes = 0;
-            board.play_unchecked(p);
-            rec.moves.push((p, took));
-            last = Some(p);
-            if rules::is_win(&board, p) {
-                rec.winner = Some(me);
-                rec.reason = Reason::Five;
-                return rec;
-            }
-            break;
         }
     }
+}
+
+/// Start a game on engine `e` (`START`, then the `INFO` settings).
+///
+/// # Errors
+/// Why the engine loses: it exited, or it did not answer `OK` in time.
+fn start_game(e: &mut EngineProc, cfg: &GameConfig) -> Result<(), Reason> {
+    let size = cfg.size;
+    let ok = e.send(&format!("START {size}")).is_ok()
+        && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
+            .map(|l| l.eq_ignore_ascii_case("OK"))
+            .unwrap_or(false);
+    // Without a per-move limit `timeout_turn` is not sent at all: 0 would mean "play as
+    // fast as possible".
+    let mut info = vec![
+        format!("INFO rule {}", gomocup_rule(cfg.rule)),
+        format!("INFO timeout_match {}", cfg.tc.match_ms),
+    ];
+    if let Some(t) = cfg.tc.turn_ms {
+        info.push(format!("INFO timeout_turn {t}"));
+    }
+    info.push(format!("INFO max_memory {}", cfg.max_memory));
+    info.push("INFO game_type 1".to_string());
+    let sent = info.iter().all(|l| e.send(l).is_ok());
+    if ok && sent {
+        Ok(())
+    } else if e.exited() {
+        Err(Reason::Crash)
+    } else {
+        Err(Reason::StartFailed)
+    }
+}
+
+/// Ask engine `e` for a move with `cmd` under the clock (`left`: its match time, updated):
+/// the reply line and the time it took (ms).
+///
+/// # Errors
+/// Why the engine loses (crash or timeout) and whether it must be restarted.
+fn request(
+    e: &mut EngineProc,
+    cmd: &str,
+    left: &mut i64,
+    cfg: &GameConfig,
+) -> Result<(String, u64), (Reason, bool)> {
+    if cfg.tc.match_ms > 0 {
+        let _ = e.send(&format!("INFO time_left {left}"));
+    }
+    let start = Instant::now();
+    let mut limit_ms = u64::MAX / 4;
+    if let Some(t) = cfg.tc.turn_ms {
+        limit_ms = limit_ms.min(t);
+    }
+    if cfg.tc.match_ms > 0 {
+        limit_ms = limit_ms.min((*left).max(0) as u64);
+    }
+    let deadline = start + Duration::from_millis(limit_ms.saturating_add(cfg.tolerance_ms));
+    let reply = e.send(cmd).and_then(|()| e.recv_line(deadline));
+    let took = start.elapsed().as_millis() as u64;
+    let reply = match reply {
+        Ok(r) => r,
+        Err(f) => {
+            let reason = if f == Failure::Timeout && !e.exited() {
+                Reason::Timeout
+            } else {
+                Reason::Crash
+            };
+            return Err((reason, true));
+        }
+    };
+    if took > limit_ms.saturating_add(cfg.tolerance_ms) {
+        return Err((Reason::Timeout, false));
+    }
+    if cfg.tc.match_ms > 0 {
+        *left = *left - took as i64 + cfg.tc.inc_ms as i64;
+    }
+    Ok((reply, took))
+}
+
+/// What a reply to a move request comes to on `board`.
+enum Move {
+    /// `-1,-1`: a pass.
+    Pass,
+    /// A legal stone.
+    Stone(Pos),
+    /// A renju black foul on `Pos` (refused, or lost by, as the foul mode says).
+    Foul(Pos, Foul),
+    /// A reply that loses the game.
+    Lost(Reason),
+}
+
+/// Referee one reply of the side to move on `board`.
+fn read_move(board: &Board, reply: &str, cfg: &GameConfig) -> Move {
+    let size = board.size();
+    let Some((x, y)) = parse_move(reply) else {
+        return Move::Lost(Reason::Garbage(reply.to_string()));
+    };
+    if x == -1 && y == -1 {
+        return Move::Pass;
+    }
+    if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+        return Move::Lost(Reason::OffBoard);
+    }
+    let p = Pos::new(x as usize, y as usize, size);
+    if !board.is_empty(p) {
+        return Move::Lost(Reason::Occupied);
+    }
+    if cfg.rule == Rule::Renju && board.side_to_move() == Color::Black {
+        let mut g = reference::Grid::from_board(board);
+        if let Some(f) = reference::foul(&mut g, x as i32, y as i32) {
+            return Move::Foul(p, f);
+        }
+    }
+    Move::Stone(p)
 }
 
 /// The `BOARD … DONE` command for the side `me` (own stones 1, opponent 2, in move order).

@@ -92,6 +92,14 @@ fn run() -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let cfg = config(&args)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    play(&cfg);
+    Ok(())
+}
+
+/// The tournament the checked arguments describe.
+fn config(args: &Args) -> Result<Config, String> {
     let tc = TimeControl::parse(&args.tc)?;
     let foul_mode = match args.foul.as_str() {
         "lose" => FoulMode::Lose,
@@ -120,8 +128,7 @@ fn run() -> Result<(), String> {
         o.to_board(args.size, args.rule)
             .map_err(|e| format!("opening {}: {e}", i + 1))?;
     }
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let cfg = Config {
+    Ok(Config {
         engines: args.engines.clone(),
         game: GameConfig {
             rule: args.rule,
@@ -139,7 +146,12 @@ fn run() -> Result<(), String> {
         out: args.out.clone(),
         format,
         about_timeout: Duration::from_secs(2),
-    };
+    })
+}
+
+/// Play the tournament of `cfg` and report it.
+fn play(cfg: &Config) {
+    let format = cfg.format;
     let n = cfg.engines.len();
     let names: Vec<String> = cfg.engines.clone();
     let stop = Arc::new(AtomicBool::new(false));
@@ -159,20 +171,19 @@ fn run() -> Result<(), String> {
                     ));
                 }
             }
-            let mut book = Book::new(&cfg, names, jobs.len());
-            tournament::run_jobs(&cfg, jobs, &mut book, &stop);
+            let mut book = Book::new(cfg, names, jobs.len());
+            tournament::run_jobs(cfg, jobs, &mut book, &stop);
             book.write_summary();
             book.report();
         }
         Format::Knockout { double } => {
-            let mut book = Book::new(&cfg, names, 0);
-            let w = tournament::knockout(&cfg, double, &mut book, &stop);
+            let mut book = Book::new(cfg, names, 0);
+            let w = tournament::knockout(cfg, double, &mut book, &stop);
             book.write_summary();
             book.report();
             println!("knockout winner: {}", cfg.engines[w]);
         }
     }
-    Ok(())
 }
 
 fn main() {

@@ -86,67 +86,86 @@ fn main() {
                     }
                 }
                 if w == "BOARD" {
-                    board = Board::new(size, rule).expect("valid");
-                    let mut stones = Vec::new();
-                    for l in lines.by_ref() {
-                        let Ok(l) = l else { return };
-                        let l = l.trim().to_string();
-                        if l.eq_ignore_ascii_case("DONE") {
-                            break;
-                        }
-                        let v: Vec<usize> =
-                            l.split(',').filter_map(|t| t.trim().parse().ok()).collect();
-                        if v.len() == 3 {
-                            stones.push((Pos::new(v[0], v[1], size), v[2]));
-                        }
-                    }
-                    let own = stones.iter().filter(|s| s.1 == 1).count();
-                    let opp = stones.len() - own;
-                    let me = if opp > own {
-                        Color::White
-                    } else {
-                        Color::Black
+                    let Some(b) = read_board(&mut lines, size, rule) else {
+                        return;
                     };
-                    for (p, f) in stones {
-                        board.put_unchecked(p, if f == 1 { me } else { me.opponent() });
-                    }
-                    if board.side_to_move() != me {
-                        board.pass();
-                    }
+                    board = b;
                 }
-                let reply = match mode.as_str() {
-                    "crash" => std::process::exit(3),
-                    "hang" => loop {
-                        std::thread::sleep(std::time::Duration::from_secs(60));
-                    },
-                    "garbage" => "I resign, good game".to_string(),
-                    "occupied" => {
-                        let first = board.history().find(|(p, _)| !p.is_pass()).map(|h| h.0);
-                        match first {
-                            Some(p) => p.to_gomocup(size),
-                            None => {
-                                let p = greedy(&mut board, &mut rng, false);
-                                board.play_unchecked(p);
-                                p.to_gomocup(size)
-                            }
-                        }
-                    }
-                    _ => {
-                        let p = if mode == "foul" && board.side_to_move() == Color::Black {
-                            renju::all_fouls(&mut board)
-                                .first()
-                                .map(|f| f.0)
-                                .unwrap_or_else(|| greedy(&mut board, &mut rng, false))
-                        } else {
-                            greedy(&mut board, &mut rng, mode == "random")
-                        };
-                        board.play_unchecked(p);
-                        p.to_gomocup(size)
-                    }
-                };
+                let reply = answer(&mode, &mut board, &mut rng);
                 say(&reply);
             }
             _ => say("UNKNOWN"),
+        }
+    }
+}
+
+/// The position of a `BOARD` block read from `lines` (through `DONE`); `None` at the end of
+/// input.
+fn read_board(
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    size: usize,
+    rule: Rule,
+) -> Option<Board> {
+    let mut board = Board::new(size, rule).expect("valid");
+    let mut stones = Vec::new();
+    for l in lines.by_ref() {
+        let l = l.ok()?;
+        let l = l.trim().to_string();
+        if l.eq_ignore_ascii_case("DONE") {
+            break;
+        }
+        let v: Vec<usize> = l.split(',').filter_map(|t| t.trim().parse().ok()).collect();
+        if v.len() == 3 {
+            stones.push((Pos::new(v[0], v[1], size), v[2]));
+        }
+    }
+    let own = stones.iter().filter(|s| s.1 == 1).count();
+    let opp = stones.len() - own;
+    let me = if opp > own {
+        Color::White
+    } else {
+        Color::Black
+    };
+    for (p, f) in stones {
+        board.put_unchecked(p, if f == 1 { me } else { me.opponent() });
+    }
+    if board.side_to_move() != me {
+        board.pass();
+    }
+    Some(board)
+}
+
+/// The fixture's answer to a move request in `mode` (the stone is played on `board`).
+fn answer(mode: &str, board: &mut Board, rng: &mut StdRng) -> String {
+    let size = board.size();
+    match mode {
+        "crash" => std::process::exit(3),
+        "hang" => loop {
+            std::thread::sleep(std::time::Duration::from_secs(60));
+        },
+        "garbage" => "I resign, good game".to_string(),
+        "occupied" => {
+            let first = board.history().find(|(p, _)| !p.is_pass()).map(|h| h.0);
+            match first {
+                Some(p) => p.to_gomocup(size),
+                None => {
+                    let p = greedy(board, rng, false);
+                    board.play_unchecked(p);
+                    p.to_gomocup(size)
+                }
+            }
+        }
+        _ => {
+            let p = if mode == "foul" && board.side_to_move() == Color::Black {
+                renju::all_fouls(board)
+                    .first()
+                    .map(|f| f.0)
+                    .unwrap_or_else(|| greedy(board, rng, false))
+            } else {
+                greedy(board, rng, mode == "random")
+            };
+            board.play_unchecked(p);
+            p.to_gomocup(size)
         }
     }
 }

@@ -226,84 +226,20 @@ fn run() -> Result<(), String> {
         return Err("--games must be even and positive".into());
     }
     let rule = args.rule;
-    let base = match &args.base {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            CodeWeights::parse(&text, rule).map_err(|e| format!("{}: {e}", p.display()))?
-        }
-        None => CodeWeights::parse(embedded(rule), rule)?,
-    };
     let book = openings::load(&args.openings, args.size)?;
     for (i, o) in book.iter().enumerate() {
         o.to_board(args.size, rule)
             .map_err(|e| format!("opening {}: {e}", i + 1))?;
     }
     let tc = TimeControl::parse(&args.tc)?;
-    if args.search && (args.combos || args.combos_only) {
-        return Err("--combos and --combos-only tune the evaluation, not with --search".into());
-    }
-    if args.search && args.base.is_some() {
-        return Err("--base is for the evaluation weights, not with --search".into());
-    }
+    let space = space_of(&args)?;
     std::fs::create_dir_all(&args.dir).map_err(|e| format!("{}: {e}", args.dir.display()))?;
-    let space = if args.search {
-        let mut params = Vec::new();
-        for name in &args.params {
-            let i = SearchParams::TUNABLE
-                .iter()
-                .position(|t| t.name == name)
-                .ok_or_else(|| format!("--params: unknown search parameter '{name}'"))?;
-            params.push(i);
-        }
-        if params.is_empty() {
-            params = (0..SearchParams::TUNABLE.len()).collect();
-        }
-        Space::Search(params)
-    } else {
-        Space::Weights {
-            keys: if args.combos_only {
-                Vec::new()
-            } else {
-                keys_and_values(&base, rule)
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .collect()
-            },
-            combos: if args.combos || args.combos_only {
-                combo_keys(rule)
-            } else {
-                Vec::new()
-            },
-            base: Box::new(base),
-        }
-    };
     let start = space.start();
     let state_path = args.dir.join("state.txt");
     let mut history = load_state(&state_path, start.len())?;
     let mut theta: Vec<f64> = history.last().cloned().unwrap_or_else(|| start.clone());
     let mut rng = StdRng::seed_from_u64(args.seed ^ (history.len() as u64).wrapping_mul(0x9E37));
-    let engine = args.engine.display().to_string();
-    let (plus_file, minus_file) = (args.dir.join("plus.txt"), args.dir.join("minus.txt"));
-    // The match of every iteration: the engine with the plus values (A) against the minus ones.
-    let mut cfg = Config {
-        engines: Vec::new(),
-        game: GameConfig {
-            rule,
-            size: args.size,
-            tc,
-            tolerance_ms: 1000,
-            draw_after: None,
-            foul_mode: FoulMode::Lose,
-            max_memory: 350 * 1024 * 1024,
-        },
-        games: args.games,
-        openings: Vec::new(),
-        concurrency: args.concurrency.clamp(1, 64),
-        sprt: None,
-        out: args.dir.join("match"),
-        format: Format::RoundRobin,
-        about_timeout: Duration::from_secs(2),
-    };
+    let mut cfg = match_config(&args, tc);
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     for _ in 0..args.iterations {
         let it = history.len();
@@ -314,24 +250,8 @@ fn run() -> Result<(), String> {
         let c: Vec<f64> = (0..theta.len())
             .map(|i| space.step(i, theta[i], &args))
             .collect();
-        cfg.engines.clear();
-        for (file, sign) in [(&plus_file, 1.0), (&minus_file, -1.0)] {
-            let t: Vec<f64> = (0..theta.len())
-                .map(|i| space.clamp(i, theta[i] + sign * c[i] * signs[i]))
-                .collect();
-            cfg.engines
-                .push(space.engine_command(&engine, rule, &t, file, it)?);
-        }
-        cfg.openings = openings::order(book.clone(), true, args.seed * 1_000_003 + it as u64);
-        let jobs = tournament::pairing_jobs(0, 1, args.games, cfg.openings.len());
-        let mut results = Book::new(&cfg, cfg.engines.clone(), jobs.len());
-        let outcomes =
-            tournament::run_jobs(&cfg, jobs, &mut results, &Arc::new(AtomicBool::new(false)));
-        if outcomes.len() != args.games {
-            return Err(format!("iteration {it}: {} games played", outcomes.len()));
-        }
-        let wins = outcomes.iter().filter(|o| o.a_points() == 1.0).count() as f64;
-        let losses = outcomes.iter().filter(|o| o.a_points() == 0.0).count() as f64;
+        let (wins, losses) =
+            play_iteration(&args, &space, &mut cfg, &book, it, &theta, &c, &signs)?;
         let r = (wins - losses) / args.games as f64;
         for i in 0..theta.len() {
             theta[i] = space.clamp(i, theta[i] + args.a * c[i] * r * signs[i]);
@@ -346,17 +266,134 @@ fn run() -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", state_path.display()))?;
         println!("iteration {}: plus {wins}-{losses}, r {r:+.3}", it + 1);
     }
-    // The average of the last half of the iterations: SPSA's iterates wander by the noise of
-    // short matches; their mean is the estimate.
+    write_mean(&args, &space, &start, &history)
+}
+
+/// What the arguments ask to tune: search parameters, or evaluation weights over the base file
+/// (the embedded weights without `--base`).
+fn space_of(args: &Args) -> Result<Space, String> {
+    let rule = args.rule;
+    if args.search && (args.combos || args.combos_only) {
+        return Err("--combos and --combos-only tune the evaluation, not with --search".into());
+    }
+    if args.search && args.base.is_some() {
+        return Err("--base is for the evaluation weights, not with --search".into());
+    }
+    if args.search {
+        let mut params = Vec::new();
+        for name in &args.params {
+            let i = SearchParams::TUNABLE
+                .iter()
+                .position(|t| t.name == name)
+                .ok_or_else(|| format!("--params: unknown search parameter '{name}'"))?;
+            params.push(i);
+        }
+        if params.is_empty() {
+            params = (0..SearchParams::TUNABLE.len()).collect();
+        }
+        return Ok(Space::Search(params));
+    }
+    let base = match &args.base {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            CodeWeights::parse(&text, rule).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => CodeWeights::parse(embedded(rule), rule)?,
+    };
+    Ok(Space::Weights {
+        keys: if args.combos_only {
+            Vec::new()
+        } else {
+            keys_and_values(&base, rule)
+                .iter()
+                .map(|(k, _)| *k)
+                .collect()
+        },
+        combos: if args.combos || args.combos_only {
+            combo_keys(rule)
+        } else {
+            Vec::new()
+        },
+        base: Box::new(base),
+    })
+}
+
+/// The match of every iteration (its engines are set per iteration).
+fn match_config(args: &Args, tc: TimeControl) -> Config {
+    Config {
+        engines: Vec::new(),
+        game: GameConfig {
+            rule: args.rule,
+            size: args.size,
+            tc,
+            tolerance_ms: 1000,
+            draw_after: None,
+            foul_mode: FoulMode::Lose,
+            max_memory: 350 * 1024 * 1024,
+        },
+        games: args.games,
+        openings: Vec::new(),
+        concurrency: args.concurrency.clamp(1, 64),
+        sprt: None,
+        out: args.dir.join("match"),
+        format: Format::RoundRobin,
+        about_timeout: Duration::from_secs(2),
+    }
+}
+
+/// Iteration `it`'s match: the engine with the plus values (`theta + c * signs`) against the
+/// one with the minus values; the plus engine's wins and losses.
+#[allow(clippy::too_many_arguments)]
+fn play_iteration(
+    args: &Args,
+    space: &Space,
+    cfg: &mut Config,
+    book: &[openings::Opening],
+    it: usize,
+    theta: &[f64],
+    c: &[f64],
+    signs: &[f64],
+) -> Result<(f64, f64), String> {
+    let engine = args.engine.display().to_string();
+    let (plus_file, minus_file) = (args.dir.join("plus.txt"), args.dir.join("minus.txt"));
+    cfg.engines.clear();
+    for (file, sign) in [(&plus_file, 1.0), (&minus_file, -1.0)] {
+        let t: Vec<f64> = (0..theta.len())
+            .map(|i| space.clamp(i, theta[i] + sign * c[i] * signs[i]))
+            .collect();
+        cfg.engines
+            .push(space.engine_command(&engine, args.rule, &t, file, it)?);
+    }
+    cfg.openings = openings::order(book.to_vec(), true, args.seed * 1_000_003 + it as u64);
+    let jobs = tournament::pairing_jobs(0, 1, args.games, cfg.openings.len());
+    let mut results = Book::new(cfg, cfg.engines.clone(), jobs.len());
+    let outcomes = tournament::run_jobs(cfg, jobs, &mut results, &Arc::new(AtomicBool::new(false)));
+    if outcomes.len() != args.games {
+        return Err(format!("iteration {it}: {} games played", outcomes.len()));
+    }
+    let wins = outcomes.iter().filter(|o| o.a_points() == 1.0).count() as f64;
+    let losses = outcomes.iter().filter(|o| o.a_points() == 0.0).count() as f64;
+    Ok((wins, losses))
+}
+
+/// Write the estimate: the average of the last half of the iterations (SPSA's iterates wander
+/// by the noise of short matches; their mean is the estimate).
+fn write_mean(
+    args: &Args,
+    space: &Space,
+    start: &[f64],
+    history: &[Vec<f64>],
+) -> Result<(), String> {
     let tail = &history[history.len() / 2..];
     if tail.is_empty() {
         return Err("no iterations to average".into());
     }
-    let mean: Vec<f64> = (0..theta.len())
+    let mean: Vec<f64> = (0..start.len())
         .map(|i| tail.iter().map(|t| t[i]).sum::<f64>() / tail.len() as f64)
         .collect();
     let what = format!(
-        "spsa --rule {rule} --tc {} --games {} --a {} --c-pct {} --seed {}{}: mean of iterations {}..{}",
+        "spsa --rule {} --tc {} --games {} --a {} --c-pct {} --seed {}{}: mean of iterations {}..{}",
+        args.rule,
         args.tc,
         args.games,
         args.a,
@@ -366,7 +403,7 @@ fn run() -> Result<(), String> {
         history.len() - tail.len() + 1,
         history.len()
     );
-    std::fs::write(&args.out, space.output(rule, &mean, &what))
+    std::fs::write(&args.out, space.output(args.rule, &mean, &what))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     for (i, (s, m)) in start.iter().zip(&mean).enumerate() {
         println!("{}: {s:.0} -> {m:.1}", space.name(i));
