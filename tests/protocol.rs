@@ -709,6 +709,20 @@ fn swap2board() {
     if !ok {
         e.fail(&format!("SWAP2BOARD with 5 stones: got {line:?}"));
     }
+    // Bad stones: the error names what was wrong, and the engine goes on.
+    for (stones, why) in [
+        (&[(7, 7), (8, 7), (8, 7)][..], "point 8,7 is given twice"),
+        (&[(7, 7), (8, 7), (7, 15)][..], "stone 7,15 is off the board"),
+    ] {
+        let line = e.swap2_line(stones);
+        if line != format!("ERROR SWAP2BOARD: {why}") {
+            e.fail(&format!("SWAP2BOARD with {stones:?}: got {line:?}"));
+        }
+    }
+    let line = e.swap2_line(&three);
+    if line != "SWAP" && parse_moves(&line).is_none() {
+        e.fail(&format!("SWAP2BOARD after errors: got {line:?}"));
+    }
     e.finish();
 }
 

@@ -4,13 +4,12 @@
 //!
 //! May import what `engine.rs` may; every handler here answers `ERROR` without a game.
 
-use super::command::parse_xy;
 use super::engine::Engine;
-use super::session::cell;
+
 use super::steps::{self, StepRequest};
 use crate::board::Board;
 use crate::eval::is_mate;
-use crate::opening::Decider;
+use crate::opening::{board_of, Decider};
 use crate::rules::renju;
 use crate::search::{Limits, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
@@ -187,19 +186,15 @@ impl Engine {
         };
         let size = g.size();
         let rule = settings.rule;
-        let Ok(mut b) = Board::new(size, rule) else {
-            self.out.line("ERROR no board");
-            return;
-        };
-        for l in lines {
-            match parse_xy(l).and_then(|(x, y)| cell(size, x, y)) {
-                Some(p) if b.is_empty(p) => b.play_unchecked(p),
-                _ => {
-                    self.out.line(&format!("ERROR bad SWAP2BOARD line '{l}'"));
-                    return;
-                }
+        // The stones as the opening steps read theirs: the first bad line, an occupied or
+        // off-board point, a foul or a finished game is an error that says so.
+        let b = match steps::parse_stones(lines, size).and_then(|v| board_of(rule, size, &v)) {
+            Ok(b) => b,
+            Err(e) => {
+                self.out.line(&format!("ERROR SWAP2BOARD: {e}"));
+                return;
             }
-        }
+        };
         let budget = settings.answer_budget(received);
         let mut d = Decider::new(4, budget.mul_f64(0.8));
         let xy = |p: Pos| p.to_gomocup(size);
