@@ -712,7 +712,10 @@ fn swap2board() {
     // Bad stones: the error names what was wrong, and the engine goes on.
     for (stones, why) in [
         (&[(7, 7), (8, 7), (8, 7)][..], "point 8,7 is given twice"),
-        (&[(7, 7), (8, 7), (7, 15)][..], "stone 7,15 is off the board"),
+        (
+            &[(7, 7), (8, 7), (7, 15)][..],
+            "stone 7,15 is off the board",
+        ),
     ] {
         let line = e.swap2_line(stones);
         if line != format!("ERROR SWAP2BOARD: {why}") {

@@ -4,7 +4,7 @@
 use super::{CellSet, CANDIDATE_RADIUS, SET_WORDS};
 use crate::types::{Pos, DIRS, MAX_SIZE};
 
-/// The iterator of [`Board::candidates`]: the cells of a cell set in index order.
+/// The iterator of [`Board::candidates`](super::Board::candidates): the cells of a cell set in index order.
 #[derive(Clone)]
 pub struct Candidates {
     pub(super) set: CellSet,

@@ -11,8 +11,8 @@
 //!   one may play: it ends lines like the board's edge for patterns, fouls and wins, is never a
 //!   candidate, and is part of the position from the start ([`Board::place_wall`]).
 //! * For each empty cell and direction the board keeps the line-table entry of its window (both
-//!   colours' [`Pattern`]s), packed as one byte per direction.
-//! * For each empty cell and colour it keeps the combined [`Class`] and move-ordering score, and
+//!   colours' [`Pattern`](crate::pattern::Pattern)s), packed as one byte per direction.
+//! * For each empty cell and colour it keeps the combined [`Class`](crate::pattern::Class) and move-ordering score, and
 //!   per colour the number of empty cells of each class.
 //! * When the rule's evaluation weights are per pattern code ([`KeyWeights::get`] is `Some`),
 //!   per colour and role the sum of the code weights of every empty cell, updated only for the

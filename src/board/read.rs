@@ -219,7 +219,7 @@ impl Board {
         self.tables
     }
 
-    /// Whether `p` is in the candidate area (within [`CANDIDATE_RADIUS`] of a stone) and empty.
+    /// Whether `p` is in the candidate area (within [`CANDIDATE_RADIUS`](super::CANDIDATE_RADIUS) of a stone) and empty.
     #[inline]
     #[must_use]
     pub fn is_candidate(&self, p: Pos) -> bool {

@@ -1,14 +1,17 @@
-//! The alpha-beta worker: its state, move ordering and history, and the PVS node function with
-//! its quiescence search; iterative deepening, time and Lazy SMP are in [`iterate`].
+//! The alpha-beta worker: its state and the PVS node function with its quiescence search.
+//! Iterative deepening, time and Lazy SMP are in [`iterate`], the
+//! main thread's preparation (forced moves, root guard) in [`prepare`], move ordering and
+//! history in [`ordering`].
 
 mod iterate;
+mod ordering;
+mod prepare;
 pub use iterate::Prepared;
 
 use super::params::*;
-use super::picker::{Keyed, Picker};
+use super::picker::Picker;
 use super::threats::{
-    find_five, four_moves, four_moves_near, has_open_four, is_threat, legal, rank, sort_moves,
-    static_order_key, DefenceFilter, RANK_UNIT,
+    find_five, four_moves, four_moves_near, has_open_four, is_threat, legal, rank,
 };
 use super::tt::Bound;
 use super::vcf::Solver;
@@ -17,7 +20,7 @@ use crate::board::Board;
 use crate::eval::{evaluate, WIN, WIN_THRESHOLD};
 use crate::pattern::code::CodeWeights;
 use crate::pattern::Class;
-use crate::types::{Color, Pos, MAX_CELLS};
+use crate::types::{Pos, MAX_CELLS};
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering;
 
@@ -134,113 +137,6 @@ impl<'a> Worker<'a> {
         let n = self.nodes - self.flushed;
         self.shared.nodes.fetch_add(n, Ordering::Relaxed);
         self.flushed = self.nodes;
-    }
-
-    /// Ordering key of a move for `me`.
-    fn order_key(&self, p: Pos, me: Color, ply: usize) -> i32 {
-        let mut k = static_order_key(&self.board, p, me);
-        // The key's threat band: exactly the moves `is_threat` calls threats (tested).
-        let threat = k >= RANK_UNIT;
-        if self.killers[ply][0] == p || self.killers[ply][1] == p {
-            k += 5_000;
-        }
-        let h = self.history[self.history_table(me, threat)][p.index()] >> 4;
-        k + if self.gravity {
-            h
-        } else {
-            h.min(PLAIN_HISTORY_CAP)
-        }
-    }
-
-    /// The history table of `me`'s threat moves or quiet moves: in renju two per colour (a
-    /// threat's key is dominated by its rank, so what its cut-offs say about a cell would
-    /// otherwise reorder the quiet moves there), in the other rules one per colour.
-    #[inline]
-    fn history_table(&self, me: Color, threat: bool) -> usize {
-        if self.gravity && threat {
-            2 + me.index()
-        } else {
-            me.index()
-        }
-    }
-
-    /// Move `m` of `me` gets history `bonus` (negative: a malus), by [`with_gravity`].
-    #[inline]
-    fn update_history(&mut self, me: Color, m: Pos, bonus: i32, threat: bool) {
-        let t = self.history_table(me, threat);
-        let h = &mut self.history[t][m.index()];
-        *h = with_gravity(*h, bonus);
-    }
-
-    /// The history updates of a cut-off by move `m` of `me` at remaining `depth`, after the
-    /// quiet moves `tried_quiets`: with gravity, a bonus to `m` and the same malus to each of
-    /// them; plain, `depth²` added to `m` only.
-    fn history_cutoff(
-        &mut self,
-        me: Color,
-        m: Pos,
-        threat: bool,
-        depth: i32,
-        tried_quiets: &[Pos],
-    ) {
-        if self.gravity {
-            let bonus = history_bonus(self.p.history_bonus, depth);
-            self.update_history(me, m, bonus, threat);
-            for &q in tried_quiets {
-                self.update_history(me, q, -bonus, false);
-            }
-        } else {
-            self.history[me.index()][m.index()] += depth * depth;
-        }
-    }
-
-    /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
-    /// killers, history.
-    fn keyed_candidates(&self, ply: usize, tt_move: Pos, me: Color) -> Keyed {
-        self.board
-            .candidates()
-            .map(|p| (self.key_of(p, tt_move, me, ply), p))
-            .collect()
-    }
-
-    /// Ordering key of `p`: the TT move first, then [`Self::order_key`].
-    #[inline]
-    fn key_of(&self, p: Pos, tt_move: Pos, me: Color, ply: usize) -> i32 {
-        if p == tt_move {
-            i32::MAX
-        } else {
-            self.order_key(p, me, ply)
-        }
-    }
-
-    /// Legal moves of `me` that stop the opponent's open-four threat (or make a four), with
-    /// their ordering keys. The defences are found first (no stone played), then legality
-    /// (renju black's exact foul test plays stones) and keys for those only.
-    fn defence_moves(&mut self, ply: usize, tt_move: Pos, me: Color) -> Keyed {
-        let filter = DefenceFilter::new(&self.board, me);
-        let defences: SmallVec<[Pos; 32]> = self
-            .board
-            .candidates()
-            .filter(|&p| filter.defends(&self.board, p))
-            .collect();
-        let mut v = Keyed::new();
-        for p in defences {
-            if legal(&mut self.board, p, me) {
-                v.push((self.key_of(p, tt_move, me, ply), p));
-            }
-        }
-        v
-    }
-
-    fn ordered_moves_unpruned(&mut self, ply: usize, tt_move: Pos, me: Color) -> Vec<Pos> {
-        let cands: SmallVec<[Pos; 128]> = self.board.candidates().collect();
-        let mut v: Keyed = Keyed::new();
-        for p in cands {
-            if legal(&mut self.board, p, me) {
-                v.push((self.key_of(p, tt_move, me, ply), p));
-            }
-        }
-        sort_moves(&mut v)
     }
 
     /// Count a node and poll the limits every [`CHECK_EVERY`] nodes; true once the search must
@@ -652,70 +548,4 @@ impl<'a> Worker<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
-
-    /// Gravity keeps history entries within the bound whatever the sequence of bonuses and
-    /// maluses the search can give, a bonus never lowers an entry nor a malus raises it, and a
-    /// run of bonuses at one depth settles close to the bound (recent results dominate).
-    #[test]
-    fn history_gravity_stays_bounded_and_monotone() {
-        let mut rng = StdRng::seed_from_u64(11);
-        for _ in 0..200 {
-            let mut h = 0;
-            for _ in 0..500 {
-                let b = history_bonus(HISTORY_BONUS, rng.gen_range(1..40));
-                let b = if rng.gen_bool(0.5) { b } else { -b };
-                let next = with_gravity(h, b);
-                assert!(
-                    (-HISTORY_MAX..=HISTORY_MAX).contains(&next),
-                    "{h} {b} -> {next}"
-                );
-                assert!(
-                    if b > 0 { next >= h } else { next <= h },
-                    "{h} {b} -> {next}"
-                );
-                h = next;
-            }
-        }
-        let mut h = -HISTORY_MAX;
-        for _ in 0..200 {
-            h = with_gravity(h, history_bonus(HISTORY_BONUS, 12));
-        }
-        assert!(h > HISTORY_MAX * 9 / 10, "{h}");
-        let b = |d| history_bonus(HISTORY_BONUS, d);
-        assert!(b(1) > 0 && b(1) < b(5));
-        assert_eq!(b(60), HISTORY_BONUS_MAX);
-    }
-
-    /// In renju a threat move's cut-off leaves the quiet-move ordering of its cell alone (the
-    /// two have tables of their own) and a quiet cut-off raises it; in freestyle the one
-    /// table takes both.
-    #[test]
-    fn renju_threat_and_quiet_histories_are_apart() {
-        use super::super::tt::Table;
-        use crate::types::Rule;
-        let shared = Shared::new(Table::new(1), super::super::Limits::default(), 1);
-        for rule in [Rule::Renju, Rule::Freestyle] {
-            let mut b = Board::new(15, rule).expect("board");
-            b.play_unchecked(Pos::new(7, 7, 15));
-            let mut w = Worker::new(b, &shared, 0);
-            let me = w.board.side_to_move();
-            let p = Pos::new(9, 8, 15);
-            assert!(w.order_key(p, me, 0) < RANK_UNIT, "a quiet cell");
-            let before = w.order_key(p, me, 0);
-            w.history_cutoff(me, p, true, 6, &[]);
-            let after_threat = w.order_key(p, me, 0);
-            w.history_cutoff(me, p, false, 6, &[]);
-            let after_quiet = w.order_key(p, me, 0);
-            if rule == Rule::Renju {
-                assert_eq!(before, after_threat, "{rule:?}");
-            } else {
-                assert!(after_threat > before, "{rule:?}");
-            }
-            assert!(after_quiet > after_threat, "{rule:?}");
-        }
-    }
-}
+mod tests;

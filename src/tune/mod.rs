@@ -1,7 +1,7 @@
 //! The evaluation tuner (`renju-engine tune`): logistic regression of game results on the
 //! features of [`crate::eval::features`], fitted with (lazy) Adam on minibatches, with every
 //! tenth game held back for validation. Each code's weight is its class's weight (one per role,
-//! colour and [`Class`], unpenalised) plus a residual of its own, L2-penalised: a code seen in
+//! colour and [`Class`](crate::pattern::Class), unpenalised) plus a residual of its own, L2-penalised: a code seen in
 //! few positions stays near its class.
 //!
 //! The model: a position with feature vector `x` is won by the side to move with probability
@@ -22,247 +22,19 @@
 
 use crate::board::Board;
 use crate::datagen::{GameRecord, PlyKind};
-use crate::eval::{
-    evaluate_with, features, from_vector, hand_code_weights, weight_vector, FEATURES, WEIGHTS,
-};
+use crate::eval::{from_vector, hand_code_weights, weight_vector, FEATURES};
 use crate::pattern::code::{code_patterns, CodeWeights, CODES};
-use crate::pattern::{combine, Class, CLASS_COUNT};
+use crate::pattern::{combine, CLASS_COUNT};
 use crate::rules;
 use crate::types::{Color, Rule};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use rayon::prelude::*;
 use std::io::Write;
 
-/// Positions in a compact sparse form.
-#[derive(Clone, Debug, Default)]
-pub struct Dataset {
-    /// Feature indices of every position, concatenated.
-    pub idx: Vec<u32>,
-    /// Feature counts, parallel to `idx`.
-    pub cnt: Vec<f32>,
-    /// Start of each position's features in `idx` (one more entry than positions).
-    pub start: Vec<usize>,
-    /// Game result for the side to move: 1, 0.5 or 0.
-    pub result: Vec<f32>,
-    /// Search score for the side to move (hand-evaluation points; 0 if not searched).
-    pub score: Vec<f32>,
-    /// Whether the position was searched (has a score).
-    pub searched: Vec<bool>,
-    /// The hand evaluation of the position.
-    pub hand: Vec<f32>,
-}
-
-impl Dataset {
-    /// Number of positions.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.result.len()
-    }
-
-    /// Whether there are no positions.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.result.is_empty()
-    }
-
-    fn push(&mut self, f: &[(u32, i32)], result: f32, score: Option<f32>, hand: f32) {
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
-        for &(i, n) in f {
-            self.idx.push(i);
-            self.cnt.push(n as f32);
-        }
-        self.start.push(self.idx.len());
-        self.result.push(result);
-        self.score.push(score.unwrap_or(0.0));
-        self.searched.push(score.is_some());
-        self.hand.push(hand);
-    }
-
-    /// `w · x` of position `i`.
-    #[must_use]
-    pub fn dot(&self, i: usize, w: &[f64]) -> f64 {
-        (self.start[i]..self.start[i + 1])
-            .map(|j| f64::from(self.cnt[j]) * w[self.idx[j] as usize])
-            .sum()
-    }
-}
-
-impl Split for Dataset {
-    fn append(&mut self, other: Dataset) {
-        if other.is_empty() {
-            return;
-        }
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
-        let base = self.idx.len();
-        self.idx.extend(other.idx);
-        self.cnt.extend(other.cnt);
-        self.start
-            .extend(other.start.iter().skip(1).map(|s| s + base));
-        self.result.extend(other.result);
-        self.score.extend(other.score);
-        self.searched.extend(other.searched);
-        self.hand.extend(other.hand);
-    }
-}
-
-/// Whether the evaluation is ever asked about this position (see the module notes).
-#[must_use]
-pub fn usable(board: &Board) -> bool {
-    let me = board.side_to_move();
-    !(board.has(me, Class::Five)
-        || board.has(me, Class::OpenFour)
-        || board.has(me.opponent(), Class::Five))
-}
-
-/// The usable positions of one game (the board before each ply) in which both sides' threat
-/// levels ([`crate::eval::level`]) are below `max_level` ([`LEVELS`] keeps every usable one).
-#[must_use]
-pub fn game_positions(g: &GameRecord, max_level: usize) -> Dataset {
-    let mut d = Dataset::default();
-    let Ok(mut b) = Board::new(g.size, g.rule) else {
-        return d;
-    };
-    for p in &g.plies {
-        let me = b.side_to_move();
-        if usable(&b)
-            && crate::eval::level(&b, me) < max_level
-            && crate::eval::level(&b, me.opponent()) < max_level
-        {
-            let result = result_for(g.result, me);
-            let score = (p.kind == PlyKind::Searched && !crate::eval::is_mate(p.score.into()))
-                .then_some(f32::from(p.score));
-            let hand = evaluate_with(&b, &WEIGHTS) as f32;
-            d.push(&features(&b), result, score, hand);
-        }
-        if rules::try_play(&mut b, p.mv).is_err() {
-            break;
-        }
-    }
-    d
-}
-
-/// Split the positions of `games` of `rule` (those of [`game_positions`] with `max_level`)
-/// into training and validation sets (every tenth game, by its position in the list, is
-/// validation).
-#[must_use]
-pub fn build(games: &[GameRecord], rule: Rule, max_level: usize) -> (Dataset, Dataset) {
-    split(games, rule, |g| game_positions(g, max_level))
-}
-
-/// Sets of positions that can be concatenated game by game.
-trait Split: Default + Send {
-    fn append(&mut self, other: Self);
-}
-
-/// The positions of the games of `rule`, made by `per_game` in parallel, split by game into
-/// training and validation sets (every tenth game, by its position in the list, is validation).
-fn split<T: Split>(
-    games: &[GameRecord],
-    rule: Rule,
-    per_game: impl Fn(&GameRecord) -> T + Sync,
-) -> (T, T) {
-    let per: Vec<(usize, T)> = games
-        .par_iter()
-        .enumerate()
-        .filter(|(_, g)| g.rule == rule)
-        .map(|(i, g)| (i, per_game(g)))
-        .collect();
-    let (mut train, mut valid) = (T::default(), T::default());
-    for (i, d) in per {
-        if i % 10 == 9 {
-            valid.append(d);
-        } else {
-            train.append(d);
-        }
-    }
-    (train, valid)
-}
-
-/// Positions per unit of parallel work in the tuner's sums. The units are fixed and their
-/// partial sums added in order, so a sum (and with it a whole fit) does not depend on how the
-/// threads happened to split the work: floating-point addition is not associative.
-const SUM_CHUNK: usize = 512;
-
-/// `part` of each fixed range of [`SUM_CHUNK`] indices of `0..n`, computed in parallel, in
-/// index order: the caller adds them in that order, so its sum does not depend on the threads.
-fn ordered_parts<T: Send>(n: usize, part: impl Fn(std::ops::Range<usize>) -> T + Sync) -> Vec<T> {
-    (0..n.div_ceil(SUM_CHUNK))
-        .into_par_iter()
-        .map(|c| part(c * SUM_CHUNK..((c + 1) * SUM_CHUNK).min(n)))
-        .collect()
-}
-
-/// The summed gradient over the positions of `chunk`, in parallel: `add(i, g)` adds position
-/// `i`'s gradient to `g` (of length `len`). Deterministic (see [`ordered_parts`]).
-fn batch_gradient(chunk: &[usize], len: usize, add: impl Fn(usize, &mut [f64]) + Sync) -> Vec<f64> {
-    let parts = ordered_parts(chunk.len(), |r| {
-        let mut g = vec![0.0f64; len];
-        for &i in &chunk[r] {
-            add(i, &mut g);
-        }
-        g
-    });
-    let mut total = vec![0.0f64; len];
-    for g in parts {
-        for (x, y) in total.iter_mut().zip(g) {
-            *x += y;
-        }
-    }
-    total
-}
-
-/// Lazy Adam: a parameter absent from the batch (gradient exactly 0) keeps its value and
-/// moments; an Adam step from a penalty alone would move a rare weight at the full step size
-/// every batch.
-struct Adam {
-    m: Vec<f64>,
-    v: Vec<f64>,
-    t: i32,
-}
-
-impl Adam {
-    const B1: f64 = 0.9;
-    const B2: f64 = 0.999;
-    const EPS: f64 = 1e-8;
-
-    fn new(len: usize) -> Adam {
-        Adam {
-            m: vec![0.0; len],
-            v: vec![0.0; len],
-            t: 0,
-        }
-    }
-
-    /// One step on `p` from `grad` summed over `n` positions: parameters where `frozen` holds
-    /// are left alone, `penalty(k, p[k])` is added to the mean gradient of the others.
-    fn step(
-        &mut self,
-        p: &mut [f64],
-        grad: &[f64],
-        n: f64,
-        lr: f64,
-        penalty: impl Fn(usize, f64) -> f64,
-        frozen: impl Fn(usize) -> bool,
-    ) {
-        self.t += 1;
-        let (c1, c2) = (1.0 - Self::B1.powi(self.t), 1.0 - Self::B2.powi(self.t));
-        for k in 0..p.len() {
-            if grad[k] == 0.0 || frozen(k) {
-                continue;
-            }
-            let g = grad[k] / n + penalty(k, p[k]);
-            self.m[k] = Self::B1 * self.m[k] + (1.0 - Self::B1) * g;
-            self.v[k] = Self::B2 * self.v[k] + (1.0 - Self::B2) * g * g;
-            p[k] -= lr * (self.m[k] / c1) / ((self.v[k] / c2).sqrt() + Self::EPS);
-        }
-    }
-}
+pub use data::{build, game_positions, usable, Dataset};
+use data::{split, Split};
+use optim::{batch_gradient, golden_log_min, ordered_parts, Adam};
 
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
@@ -331,32 +103,6 @@ pub fn fit_score_scale(d: &Dataset) -> Option<f64> {
             .map(|&i| bce(f64::from(d.result[i]), f64::from(d.score[i]) * s))
             .sum::<f64>()
     }))
-}
-
-/// The `x` in `[lo, hi]` (both positive) that minimises the unimodal `f`, by golden-section
-/// search on `ln x`.
-fn golden_log_min(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (lo.ln(), hi.ln());
-    let g = 0.618_033_988_75;
-    let f = |x: f64| f(x.exp());
-    let (mut a, mut b) = (hi - g * (hi - lo), lo + g * (hi - lo));
-    let (mut fa, mut fb) = (f(a), f(b));
-    for _ in 0..60 {
-        if fa < fb {
-            hi = b;
-            b = a;
-            fb = fa;
-            a = hi - g * (hi - lo);
-            fa = f(a);
-        } else {
-            lo = a;
-            a = b;
-            fa = fb;
-            b = lo + g * (hi - lo);
-            fb = f(b);
-        }
-    }
-    f64::midpoint(lo, hi).exp()
 }
 
 /// Evaluation points per logistic unit at which the shipped weights `w` (logistic units at
@@ -718,6 +464,8 @@ pub fn result_for(winner: Option<Color>, me: Color) -> f32 {
     }
 }
 
+mod data;
+mod optim;
 mod policy;
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::datagen::{play_game, Config, Variant};
-use crate::eval::{cell_feature, combo_feature};
+use crate::eval::{cell_feature, combo_feature, features};
 use crate::pattern::code::LEVELS;
 use crate::pattern::code::{code_of_key, WAITER};
 use crate::pattern::table::cell_key;

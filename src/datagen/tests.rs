@@ -1,0 +1,90 @@
+use super::*;
+
+fn cfg() -> Config {
+    Config {
+        variants: parse_variants("renju15,freestyle9").unwrap(),
+        nodes: 300,
+        balance: 150,
+        seed: 7,
+        hash_mb: 1,
+    }
+}
+
+#[test]
+fn records_round_trip_and_replay_legally() {
+    let cfg = cfg();
+    let mut s = Searcher::new(1, 1);
+    for i in 0..4 {
+        let g = play_game(&cfg, i, &mut s);
+        let bytes = g.to_bytes();
+        assert_eq!(bytes.len(), HEADER_BYTES + PLY_BYTES * g.plies.len());
+        let (back, len) = GameRecord::from_bytes(&bytes).unwrap();
+        assert_eq!(len, bytes.len());
+        assert_eq!(back, g);
+        assert!(g.board_at(g.plies.len()).is_some(), "game {i} replays");
+        // A five ends a decided game unless the search proved the result first.
+        let last = g.plies.last().unwrap();
+        if g.result.is_some() && !is_mate(i32::from(last.score)) {
+            let b = g.board_at(g.plies.len()).unwrap();
+            assert!(rules::is_win(&b, last.mv), "game {i} ends with a five");
+        }
+        // Cut short anywhere, the record does not decode.
+        assert!(GameRecord::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+    }
+    // The same index gives the same game.
+    assert_eq!(play_game(&cfg, 3, &mut s), play_game(&cfg, 3, &mut s));
+}
+
+#[test]
+fn append_resumes_and_drops_a_torn_record() {
+    let dir = std::env::temp_dir().join(format!("datagen-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.bin");
+    let _ = std::fs::remove_file(&path);
+    let cfg = cfg();
+    let t = run(&cfg, &path, 3, 2, &mut std::io::sink()).unwrap();
+    assert_eq!((t.games, t.new_games), (3, 3));
+    // A torn record at the end (a killed run) is dropped on resume.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    f.write_all(&[2, 15, 1, 0, 9, 0]).unwrap();
+    drop(f);
+    assert_eq!(read_file(&path).unwrap().len(), 3);
+    let t = run(&cfg, &path, 5, 1, &mut std::io::sink()).unwrap();
+    assert_eq!((t.games, t.new_games), (5, 2));
+    let games = read_file(&path).unwrap();
+    assert_eq!(games.len(), 5);
+    // Resumed games are the ones a single run would have made (index 3 and 4).
+    let mut s = Searcher::new(cfg.hash_mb, 1);
+    let want: Vec<GameRecord> = (0..5).map(|i| play_game(&cfg, i, &mut s)).collect();
+    let mut got = games.clone();
+    let key = |g: &GameRecord| g.to_bytes();
+    got.sort_by_key(key);
+    let mut want = want;
+    want.sort_by_key(key);
+    assert_eq!(got, want);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn variants_parse() {
+    assert_eq!(
+        parse_variants("renju15, freestyle20").unwrap(),
+        vec![
+            Variant {
+                rule: Rule::Renju,
+                size: 15
+            },
+            Variant {
+                rule: Rule::Freestyle,
+                size: 20
+            }
+        ]
+    );
+    assert!(parse_variants("renju").is_err());
+    assert!(parse_variants("renju40").is_err());
+    assert!(parse_variants("chess15").is_err());
+    assert!(parse_variants("").is_err());
+}
