@@ -769,13 +769,10 @@ fn unknown_commands_and_payload_consumption() {
     // An unknown multi-line command: at most one UNKNOWN for the head (Rapfi stays silent,
     // §7.1), and the payload lines are not commands.
     for block in [
-        &["YXQUERYDATABASEALL", "7,7", "8,8", "DONE"][..],
-        &["yxquerydatabaseall", "7,7", "done"][..],
-        &["YXQUERYDATABASEONE", "DONE"][..],
         &["YXBLOCKPATH", "7,7", "7,8", "DONE"][..],
-        &["YXEDITLABELDATABASE 7,7 hello", "7,7", "BEGIN", "DONE"][..],
-        &["YXSETDATABASE", "C:\\yixin\\YIXIN.DB"][..],
+        &["YXBLOCKPATHUNDO", "7,7", "BEGIN", "DONE"][..],
         &["yxhashdump", "BEGIN"][..],
+        &["YXHASHLOAD", "C:\\yixin\\YIXIN.DB"][..],
     ] {
         for l in block {
             e.send(l);
@@ -796,6 +793,81 @@ fn unknown_commands_and_payload_consumption() {
     let m = e.expect_move(&["BEGIN".into()], &mut st);
     if m != (7, 7) {
         e.fail(&format!("BEGIN after the unknown commands: {m:?}"));
+    }
+    e.finish();
+}
+
+/// §7.2: Yixin-Board's database commands are answered as an empty database in the GUI's own
+/// `MESSAGE DATABASE` form, never `UNKNOWN`; their move lists and paths are consumed, also
+/// before `START` and while the engine thinks (the GUI sends `yxquerydatabaseall` right after
+/// each `board`/`turn`).
+#[test]
+fn database_commands_answer_as_an_empty_database() {
+    let mut e = Engine::spawn();
+    let refresh = ["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"];
+    let cases: [(&[&str], &[&str]); 10] = [
+        (&["yxquerydatabaseall", "done"], &refresh),
+        (&["YXQUERYDATABASEALL", "7,7", "8,8", "DONE"], &refresh),
+        (
+            &["yxquerydatabaseallt", "7,7", "done"],
+            &[refresh[0], refresh[1], "MESSAGE DATABASE TEXT \"\""],
+        ),
+        (
+            &["YXQUERYDATABASEONE", "DONE"],
+            &["MESSAGE DATABASE ONE 0 0 0 0"],
+        ),
+        (
+            &["yxquerydatabasetext", "7,7", "done"],
+            &["MESSAGE DATABASE TEXT \"\""],
+        ),
+        (
+            &["YXEDITTVDDATABASE 1 0 0 0", "7,7", "DONE"],
+            &["MESSAGE DATABASE ONE 0 0 0 0"],
+        ),
+        (
+            &["YXEDITLABELDATABASE 7,7 hello", "7,7", "BEGIN", "DONE"],
+            &[],
+        ),
+        (&["yxdeletedatabaseall NONWL", "done"], &[]),
+        (&["YXSETDATABASE", "C:\\yixin\\YIXIN.DB"], &[]),
+        (&["yxdbtotxt", "BEGIN"], &[]),
+    ];
+    for started in [false, true] {
+        if started {
+            e.send("INFO timeout_turn 200");
+            e.expect_ok("START 15");
+        }
+        for (block, want) in cases {
+            for l in block {
+                e.send(l);
+            }
+            let out = e.sync();
+            if out != want {
+                e.fail(&format!(
+                    "{block:?} (started {started}): got {out:?}, want {want:?}"
+                ));
+            }
+        }
+    }
+    // While thinking: the move first, then the database answer; the payload is no move.
+    e.send("BOARD");
+    e.send("7,7,2");
+    e.send("DONE");
+    for l in ["yxquerydatabaseall", "7,7", "done"] {
+        e.send(l);
+    }
+    let mv = e.expect_line(REPLY);
+    if parse_moves(&mv).is_none_or(|v| v.len() != 1 || v[0] == (7, 7)) {
+        e.fail(&format!("the move after BOARD: {mv:?}"));
+    }
+    let out = e.sync();
+    let answers: Vec<&str> = out
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("MESSAGE DATABASE"))
+        .collect();
+    if answers != refresh {
+        e.fail(&format!("database answer while thinking: {out:?}"));
     }
     e.finish();
 }

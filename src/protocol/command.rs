@@ -66,6 +66,10 @@ pub enum Command {
         /// The offers line read after `DONE`, for the choosing steps.
         offers: Option<String>,
     },
+    /// A database command of Yixin-Board (`YXQUERYDATABASEALL`, `YXEDITLABELDATABASE`,
+    /// `YXSETDATABASE`, `YXDBTOTXT`, ...): the upper-cased word. Its payload (a move list, or a
+    /// path line) is consumed; the engine has no database and answers as an empty one.
+    Database(String),
     /// A command we do not implement (its payload, if any, already consumed).
     Unknown(String),
     /// A known command with bad arguments.
@@ -288,8 +292,16 @@ pub fn parse(head: &str, payload: Vec<String>) -> Command {
                 offers: None,
             }
         }
+        _ if is_database(&w) => Command::Database(w),
         _ => Command::Unknown(w),
     }
+}
+
+/// Whether `w` is one of Yixin-Board's database commands (every name with `DATABASE` in it,
+/// and the `YXDB*` and `*TODB` file conversions).
+#[must_use]
+pub fn is_database(w: &str) -> bool {
+    w.starts_with("YX") && (w.contains("DATABASE") || w.starts_with("YXDB") || w.ends_with("TODB"))
 }
 
 #[cfg(test)]
@@ -317,6 +329,20 @@ mod tests {
         assert!(matches!(parse("YXNBEST", vec![]), Command::Malformed(_)));
         assert_eq!(parse("FOO 1 2", vec![]), Command::Unknown("FOO".into()));
         assert!(is_multi_line("YXQUERYDATABASEALL"));
+        for w in [
+            "YXQUERYDATABASEALL",
+            "YXEDITLABELDATABASE",
+            "YXSETDATABASE",
+            "YXDBTOTXT",
+            "YXLIBTODB",
+            "YXCLEARBESTMOVEDATABASE",
+        ] {
+            assert!(is_database(w), "{w}");
+            assert_eq!(parse(w, Vec::new()), Command::Database(w.to_string()));
+        }
+        for w in ["YXBLOCKPATH", "YXHASHDUMP", "YXSHOWINFO", "DATABASE"] {
+            assert!(!is_database(w), "{w}");
+        }
         assert!(takes_path_line("YXHASHDUMP", "yxhashdump"));
         assert!(!takes_path_line("YXHASHDUMP", "yxhashdump /tmp/x"));
         assert_eq!(parse_xyf("1,2,3"), Some((1, 2, 3)));

@@ -124,6 +124,11 @@ impl Engine {
                 offers,
             } => self.step(&name, n, &stones, offers.as_deref(), received),
             Command::Info(..) | Command::Stop | Command::End => {}
+            Command::Database(w) => {
+                for line in database_reply(&w) {
+                    self.out.line(line);
+                }
+            }
             Command::Unknown(w) => self.out.line(&format!("UNKNOWN command {w}")),
             Command::Malformed(m) => self.out.line(&format!("ERROR {m}")),
         }
@@ -259,5 +264,24 @@ impl Engine {
             }
             None => self.out.line("ERROR the board is full"),
         }
+    }
+}
+
+/// The answer of an empty database to Yixin-Board's database command `w`, in the GUI's own
+/// `MESSAGE DATABASE` form: a query of all points is a refresh with no point, a query of one
+/// position finds nothing (`ONE 0 0 0 0`, as for an edit, which stores nothing), a text query
+/// an empty text; the other commands (edits, deletes, files) expect no answer.
+#[must_use]
+pub fn database_reply(w: &str) -> &'static [&'static str] {
+    match w {
+        "YXQUERYDATABASEALL" => &["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"],
+        "YXQUERYDATABASEALLT" => &[
+            "MESSAGE DATABASE REFRESH",
+            "MESSAGE DATABASE DONE",
+            "MESSAGE DATABASE TEXT \"\"",
+        ],
+        "YXQUERYDATABASEONE" | "YXEDITTVDDATABASE" => &["MESSAGE DATABASE ONE 0 0 0 0"],
+        "YXQUERYDATABASETEXT" => &["MESSAGE DATABASE TEXT \"\""],
+        _ => &[],
     }
 }
