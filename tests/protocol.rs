@@ -466,6 +466,59 @@ fn info_is_always_silent() {
     e.finish();
 }
 
+/// §7.3/§7.4 `show_detail`: every level but 0 puts one detail line per iteration (depth,
+/// score, nodes, speed, time, PV) into the GUI's log pane; bit 0 adds `MESSAGE REALTIME BEST`
+/// (Yixin-Board sends 1, which before showed no depth or score at all).
+#[test]
+fn show_detail_levels() {
+    let mut e = Engine::spawn();
+    e.send("INFO timeout_turn 300");
+    e.send("INFO rule 0");
+    e.expect_ok("START 15");
+    for level in [1, 2, 3] {
+        e.send(&format!("INFO show_detail {level}"));
+        e.send_all(&board_block("BOARD", &MIDDLE_OWN, &MIDDLE_OPP));
+        let mut chatter = Vec::new();
+        let mv = loop {
+            match e.next_line(REPLY) {
+                Some(l) if is_chatter(&l) => chatter.push(l),
+                Some(l) => break l,
+                None => e.fail("no move after BOARD"),
+            }
+        };
+        if parse_moves(&mv).map(|v| v.len()) != Some(1) {
+            e.fail(&format!("show_detail {level}: expected a move, got {mv:?}"));
+        }
+        let details: Vec<&String> = chatter
+            .iter()
+            .filter(|l| l.starts_with("MESSAGE depth "))
+            .collect();
+        let realtime = chatter
+            .iter()
+            .filter(|l| l.starts_with("MESSAGE REALTIME BEST "))
+            .count();
+        let well_formed = details.iter().all(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            t.len() >= 13
+                && t[1] == "depth"
+                && t[2].parse::<i32>().is_ok()
+                && t[3] == "ev"
+                && t[4].parse::<i32>().is_ok()
+                && t.contains(&"n/s")
+                && t.contains(&"pv")
+        });
+        if details.is_empty() || !well_formed {
+            e.fail(&format!("show_detail {level}: detail lines {chatter:?}"));
+        }
+        if (realtime > 0) != (level & 1 == 1) {
+            e.fail(&format!(
+                "show_detail {level}: REALTIME BEST lines {chatter:?}"
+            ));
+        }
+    }
+    e.finish();
+}
+
 /// §4.9 ABOUT: one line of key="value" pairs with at least name and version.
 #[test]
 fn about_is_one_line_with_name_and_version() {

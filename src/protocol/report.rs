@@ -1,7 +1,8 @@
 //! Output: whole flushed lines to the manager, and the `MESSAGE` lines a search reports.
 //!
-//! May import `types` and `search` (for the [`Reporter`] it implements).
+//! May import `types`, `eval` (mate scores) and `search` (for the [`Reporter`] it implements).
 
+use crate::eval::{is_mate, WIN};
 use crate::search::{Iteration, Reporter};
 use crate::types::Pos;
 use std::io::Write;
@@ -26,8 +27,9 @@ impl Out {
     }
 }
 
-/// Reports each completed iteration as the `show_detail` bits ask: bit 1 a detail line (depth,
-/// score, nodes, speed, time, PV), bit 0 `MESSAGE REALTIME BEST` when the best move changes.
+/// Reports each completed iteration as `show_detail` asks: at every level but 0 a detail line
+/// for the GUI's log pane (depth, score with the mate distance of a proven result, nodes,
+/// speed, time, PV), and with bit 0 also `MESSAGE REALTIME BEST` when the best move changes.
 pub struct MessageReporter<'a> {
     out: &'a mut Out,
     detail: u32,
@@ -50,13 +52,14 @@ impl<'a> MessageReporter<'a> {
 impl Reporter for MessageReporter<'_> {
     fn iteration(&mut self, it: &Iteration) {
         let xy = |p: &Pos| p.to_gomocup(self.size);
-        if self.detail & 2 != 0 {
+        if self.detail != 0 {
             let ms = it.elapsed.as_millis().max(1);
             let pv: Vec<String> = it.pv.iter().map(xy).collect();
             self.out.line(&format!(
-                "MESSAGE depth {} ev {} n {} n/s {} tm {} pv {}",
+                "MESSAGE depth {} ev {}{} n {} n/s {} tm {} pv {}",
                 it.depth,
                 it.score,
+                mate_note(it.score),
                 it.nodes,
                 u128::from(it.nodes) * 1000 / ms,
                 it.elapsed.as_millis(),
@@ -71,5 +74,30 @@ impl Reporter for MessageReporter<'_> {
                 }
             }
         }
+    }
+}
+
+/// ` win in N` / ` loss in N` (plies, this move counted) for a proven score, else nothing.
+#[must_use]
+pub fn mate_note(score: i32) -> String {
+    if !is_mate(score) {
+        String::new()
+    } else if score > 0 {
+        format!(" win in {}", WIN - score)
+    } else {
+        format!(" loss in {}", WIN + score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_notes_count_plies_from_the_score() {
+        assert_eq!(mate_note(0), "");
+        assert_eq!(mate_note(500), "");
+        assert_eq!(mate_note(WIN - 5), " win in 5");
+        assert_eq!(mate_note(-(WIN - 4)), " loss in 4");
     }
 }

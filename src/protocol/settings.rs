@@ -39,8 +39,8 @@ pub struct Settings {
     pub max_depth: i32,
     /// Node limit.
     pub max_nodes: Option<u64>,
-    /// Yixin `show_detail`: 0 none; bit 0 `MESSAGE REALTIME` lines; bit 1 detail lines. Without
-    /// the key: detail lines.
+    /// Yixin `show_detail`: 0 nothing while thinking; 1..3 a detail line per iteration, and
+    /// with bit 0 also `MESSAGE REALTIME` lines. Without the key: detail lines only (2).
     pub show_detail: u32,
     /// Yixin `hash_size` cap in KB (0 = none).
     pub hash_kb: u64,
