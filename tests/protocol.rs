@@ -519,6 +519,68 @@ fn show_detail_levels() {
     e.finish();
 }
 
+/// §7.4 Yixin-Board's live display (`show_detail` bit 0): while thinking, `MESSAGE REALTIME
+/// REFRESH` at each new iteration, `POS`/`DONE`/`LOSE x,y` for root moves (empty cells, in the
+/// coordinates the GUI sent), all before the move; none without bit 0.
+#[test]
+fn realtime_root_lines() {
+    let mut e = Engine::spawn();
+    e.send("INFO timeout_turn 400");
+    e.send("INFO rule 0");
+    e.expect_ok("START 15");
+    let st = Stones::with(15, &[&MIDDLE_OWN[..], &MIDDLE_OPP[..]].concat());
+    for level in [1, 2, 3] {
+        e.send(&format!("INFO show_detail {level}"));
+        e.send_all(&board_block("BOARD", &MIDDLE_OWN, &MIDDLE_OPP));
+        let mut realtime = Vec::new();
+        let mv = loop {
+            match e.next_line(REPLY) {
+                Some(l) if l.starts_with("MESSAGE REALTIME ") => realtime.push(l),
+                Some(l) if is_chatter(&l) => {}
+                Some(l) => break l,
+                None => e.fail("no move after BOARD"),
+            }
+        };
+        if parse_moves(&mv).map(|v| v.len()) != Some(1) {
+            e.fail(&format!("show_detail {level}: expected a move, got {mv:?}"));
+        }
+        let root: Vec<&String> = realtime
+            .iter()
+            .filter(|l| !l.starts_with("MESSAGE REALTIME BEST"))
+            .collect();
+        if level & 1 == 0 {
+            if !root.is_empty() {
+                e.fail(&format!("show_detail {level}: live lines {root:?}"));
+            }
+            continue;
+        }
+        let done = root
+            .iter()
+            .filter(|l| l.starts_with("MESSAGE REALTIME DONE "))
+            .count();
+        if root.first().map(|l| l.as_str()) != Some("MESSAGE REALTIME REFRESH") || done == 0 {
+            e.fail(&format!("show_detail {level}: live lines {root:?}"));
+        }
+        for l in &root {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let ok = match t[2] {
+                "REFRESH" => t.len() == 3,
+                "POS" | "DONE" | "LOSE" => {
+                    t.len() == 4
+                        && parse_moves(t[3]).is_some_and(|v| {
+                            v.len() == 1 && st.on_board(v[0]) && !st.occupied.contains(&v[0])
+                        })
+                }
+                _ => false,
+            };
+            if !ok {
+                e.fail(&format!("show_detail {level}: bad live line {l:?}"));
+            }
+        }
+    }
+    e.finish();
+}
+
 /// §4.9 ABOUT: one line of key="value" pairs with at least name and version.
 #[test]
 fn about_is_one_line_with_name_and_version() {

@@ -6,11 +6,11 @@
 //! game), `report` (output). The analysis answers and opening steps are in `analysis.rs`.
 
 use super::command::Command;
-use super::report::{MessageReporter, Out};
+use super::report::{live_display, MessageReporter, Out};
 use super::session::Game;
 use super::settings::Settings;
 use super::Shared;
-use crate::search::{SearchResult, Searcher};
+use crate::search::{RootWatch, SearchResult, Searcher};
 use crate::types::Pos;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -237,8 +237,21 @@ impl Engine {
         if self.ending() {
             stop.store(true, Ordering::Relaxed);
         }
+        // Yixin-Board's live display of the root moves, on its own thread.
+        let live = (settings.show_detail & 1 != 0).then(|| {
+            let watch = Arc::new(RootWatch::default());
+            limits.watch = Some(watch.clone());
+            let done = Arc::new(AtomicBool::new(false));
+            let handle = live_display(self.out.clone(), watch, done.clone(), board.size());
+            (done, handle)
+        });
         let mut rep = MessageReporter::new(&mut self.out, settings.show_detail, board.size());
         let r = self.searcher.search(&board, limits, &mut rep);
+        if let Some((done, handle)) = live {
+            done.store(true, Ordering::Relaxed);
+            handle.thread().unpark();
+            let _ = handle.join();
+        }
         if let Ok(mut g) = self.shared.current_stop.lock() {
             *g = None;
         }

@@ -133,6 +133,15 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Show the main thread's root progress to the watcher, if any (helpers show nothing).
+    fn watch(&self, f: impl FnOnce(&super::RootWatch)) {
+        if self.id == 0 {
+            if let Some(w) = &self.shared.limits.watch {
+                f(w);
+            }
+        }
+    }
+
     fn flush_nodes(&mut self) {
         let n = self.nodes - self.flushed;
         self.shared.nodes.fetch_add(n, Ordering::Relaxed);
@@ -459,6 +468,9 @@ impl<'a> Worker<'a> {
             if class.is_four() && ply < self.extension_limit {
                 new_depth += 1;
             }
+            if root {
+                self.watch(|w| w.searching(m));
+            }
             self.board.play_unchecked(m);
             let mut score;
             if i == 0 {
@@ -501,6 +513,9 @@ impl<'a> Worker<'a> {
             self.board.undo();
             if self.stopped {
                 return 0;
+            }
+            if root {
+                self.watch(|w| w.searched(m, score <= -WIN_THRESHOLD));
             }
             if score > best {
                 best = score;

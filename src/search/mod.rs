@@ -37,6 +37,71 @@ pub struct Limits {
     pub stop: Arc<AtomicBool>,
     /// Root moves the search must not choose (Yixin-Board's `YXBLOCK`, n-best searches).
     pub excluded: Vec<Pos>,
+    /// Where the main thread shows its progress through the root moves, if anyone watches
+    /// (a GUI's live display); the search's decisions never read it.
+    pub watch: Option<Arc<RootWatch>>,
+}
+
+/// The main thread's progress through the root moves, for a live display on another thread
+/// (Yixin-Board's `MESSAGE REALTIME` lines): which iteration, the root move being searched,
+/// the ones searched in this iteration, and the ones proven lost.
+#[derive(Debug, Default)]
+pub struct RootWatch {
+    state: Mutex<RootState>,
+}
+
+/// A snapshot of [`RootWatch`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RootState {
+    /// Iterations started so far (a new one clears `current` and `done`).
+    pub iteration: u32,
+    /// The root move being searched now.
+    pub current: Option<Pos>,
+    /// Root moves searched to the end in this iteration, in order.
+    pub done: Vec<Pos>,
+    /// Root moves proven lost so far, in order.
+    pub lost: Vec<Pos>,
+}
+
+impl RootWatch {
+    /// The state now.
+    #[must_use]
+    pub fn snapshot(&self) -> RootState {
+        self.state.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut RootState)) {
+        if let Ok(mut s) = self.state.lock() {
+            f(&mut s);
+        }
+    }
+
+    /// A new iteration starts.
+    pub fn start_iteration(&self) {
+        self.update(|s| {
+            s.iteration += 1;
+            s.current = None;
+            s.done.clear();
+        });
+    }
+
+    /// Root move `m` is being searched.
+    pub fn searching(&self, m: Pos) {
+        self.update(|s| s.current = Some(m));
+    }
+
+    /// Root move `m` has been searched (`lost`: proven lost).
+    pub fn searched(&self, m: Pos, lost: bool) {
+        self.update(|s| {
+            s.current = None;
+            if !s.done.contains(&m) {
+                s.done.push(m);
+            }
+            if lost && !s.lost.contains(&m) {
+                s.lost.push(m);
+            }
+        });
+    }
 }
 
 impl Default for Limits {
@@ -48,6 +113,7 @@ impl Default for Limits {
             soft_time: None,
             stop: Arc::new(AtomicBool::new(false)),
             excluded: Vec::new(),
+            watch: None,
         }
     }
 }

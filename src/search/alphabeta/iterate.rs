@@ -218,6 +218,7 @@ impl Worker<'_> {
                 return (c.score, c.pv);
             }
             self.abandon_at = abandon.then_some(*depth);
+            self.watch(|w| w.start_iteration());
             self.shared.count_searching(*depth, true);
             let score = self.aspiration_search(*depth, prev_score);
             self.shared.count_searching(*depth, false);
