@@ -653,13 +653,40 @@ fn yixin_analysis_commands() {
 
     e.send("YXNBEST 3");
     let mut messages = 0;
+    let mut candidates = Vec::new();
     let line = loop {
         match e.next_line(REPLY) {
+            Some(l) if l.starts_with("MESSAGE (") => {
+                messages += 1;
+                candidates.push(l);
+            }
             Some(l) if is_chatter(&l) => messages += 1,
             Some(l) => break l,
             None => e.fail("YXNBEST 3: no move"),
         }
     };
+    // One line per candidate: `MESSAGE (k) x,y ev S [win in N | loss in N] depth D pv ...`,
+    // distinct empty points, the first the move played.
+    let mut points = Vec::new();
+    for (k, l) in candidates.iter().enumerate() {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let d = t.iter().position(|&w| w == "depth");
+        let ok = t.len() >= 8
+            && t[1] == format!("({})", k + 1)
+            && t[3] == "ev"
+            && t[4].parse::<i32>().is_ok()
+            && d.is_some_and(|d| t.get(d + 1).is_some_and(|v| v.parse::<i32>().is_ok()))
+            && t.contains(&"pv");
+        match parse_moves(t[2]).as_deref() {
+            Some(&[p]) if ok && !st.occupied.contains(&p) && !points.contains(&p) => points.push(p),
+            _ => e.fail(&format!("YXNBEST 3: bad candidate line {l:?}")),
+        }
+    }
+    if points.len() != 3 || parse_moves(&line).as_deref() != Some(&points[..1]) {
+        e.fail(&format!(
+            "YXNBEST 3: candidates {candidates:?}, move {line:?}"
+        ));
+    }
     match parse_moves(&line).as_deref() {
         Some(&[p]) if st.on_board(p) && !st.occupied.contains(&p) => {}
         _ => e.fail(&format!(

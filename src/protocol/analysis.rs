@@ -5,6 +5,7 @@
 //! May import what `engine.rs` may; every handler here answers `ERROR` without a game.
 
 use super::engine::Engine;
+use super::report::mate_note;
 
 use super::steps::{self, StepRequest};
 use crate::board::Board;
@@ -54,10 +55,12 @@ impl Engine {
             let size = g.size();
             let pv: Vec<String> = r.pv.iter().map(|q| q.to_gomocup(size)).collect();
             self.out.line(&format!(
-                "MESSAGE ({}) {} {} pv {}",
+                "MESSAGE ({}) {} ev {}{} depth {} pv {}",
                 k + 1,
                 p.to_gomocup(size),
                 r.score,
+                mate_note(r.score),
+                r.depth,
                 pv.join(" ")
             ));
             first.get_or_insert(p);
