@@ -1,17 +1,18 @@
 //! `pbrain-renju-engine`: the protocol engine under the file name Piskvork loads (`pbrain-*`).
-//! Nothing is ever written to stderr. Arguments are ignored except three, for tuning and
+//! Nothing is ever written to stderr. Arguments are ignored except four, for tuning and
 //! testing by play: `--weights RULE=FILE` (repeatable) plays RULE with the evaluation weights in
 //! FILE (the format of `renju_engine::pattern::code::CodeWeights::parse`) instead of the
 //! embedded ones; `--param NAME=VALUE` (repeatable) sets one search parameter of every rule
 //! (`renju_engine::search::params::SearchParams::TUNABLE`); `--threads N` searches with N
-//! threads until the manager sends `INFO thread_num`. A bad rule name, file, parameter name or
+//! threads until the manager sends `INFO thread_num`; `--ponder` ponders until the manager sends
+//! `INFO pondering` (for match runners that cannot send it). A bad rule name, file, parameter name or
 //! value, or thread count, ends the process with exit status 2 before any protocol line.
 
 use renju_engine::pattern::code::CodeWeights;
 use renju_engine::search::params::SearchParams;
 use renju_engine::types::Rule;
 
-/// Apply every `--weights RULE=FILE`, `--param NAME=VALUE` and `--threads N` argument.
+/// Apply every `--weights RULE=FILE`, `--param NAME=VALUE`, `--threads N` and `--ponder` argument.
 fn apply_options(args: &[String]) -> Result<(), String> {
     let mut params: Option<SearchParams> = None;
     let mut it = args.iter();
@@ -19,6 +20,10 @@ fn apply_options(args: &[String]) -> Result<(), String> {
         if a == "--param" {
             let spec = it.next().ok_or("--param needs NAME=VALUE")?;
             params = Some(params.unwrap_or(SearchParams::DEFAULT).with(spec)?);
+            continue;
+        }
+        if a == "--ponder" {
+            renju_engine::protocol::set_default_pondering(true);
             continue;
         }
         if a == "--threads" {

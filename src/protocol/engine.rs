@@ -6,14 +6,17 @@
 //! game), `report` (output). The analysis answers and opening steps are in `analysis.rs`.
 
 use super::command::Command;
+use super::input::Queued;
 use super::report::{live_display, MessageReporter, Out};
 use super::session::Game;
 use super::settings::Settings;
 use super::Shared;
-use crate::search::{RootWatch, SearchResult, Searcher};
+use crate::rules;
+use crate::search::{Limits, RootWatch, SearchResult, Searcher, Silent};
 use crate::types::Pos;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -26,6 +29,8 @@ pub struct Engine {
     pub(super) out: Out,
     pub(super) game: Option<Game>,
     pub(super) searcher: Searcher,
+    /// The line of the move just played, for pondering on its expected reply.
+    ponder_line: Option<Vec<Pos>>,
 }
 
 impl Engine {
@@ -37,6 +42,7 @@ impl Engine {
             out: Out::new(out),
             game: None,
             searcher: Searcher::new(1, 1),
+            ponder_line: None,
         }
     }
 
@@ -264,9 +270,9 @@ impl Engine {
             self.out.line(NO_GAME);
             return;
         };
-        let best = self
+        let (best, pv) = self
             .search(received, excluded.clone(), 1)
-            .map_or(Pos::PASS, |r| r.best);
+            .map_or((Pos::PASS, Vec::new()), |r| (r.best, r.pv));
         let Some(g) = self.game.as_mut() else {
             return;
         };
@@ -274,9 +280,58 @@ impl Engine {
             Some(p) => {
                 g.play(p);
                 self.out.line(&p.to_gomocup(g.size()));
+                self.ponder_line = Some(if pv.first() == Some(&p) { pv } else { vec![p] });
             }
             None => self.out.line("ERROR the board is full"),
         }
+    }
+
+    /// With `INFO pondering 1`, after a move of its own: search on until the next command (any
+    /// command stops it at once), on the position after the expected reply (the second move
+    /// of the line just played, when legal) or else on the position as it is, silently, to
+    /// fill the table the next search starts from. Returns a command that arrived before the
+    /// pondering began (it must be executed next). Nothing without the manager's `pondering`.
+    pub fn ponder(&mut self, rx: &Receiver<Queued>) -> Option<Queued> {
+        let line = self.ponder_line.take()?;
+        let settings = self.settings();
+        if !settings.pondering || self.ending() {
+            return None;
+        }
+        let mut board = self.game.as_ref()?.board().clone();
+        if rules::five_on_board(&board).is_some() || board.empty_cells().next().is_none() {
+            return None;
+        }
+        if let Some(&reply) = line.get(1) {
+            let me = board.side_to_move();
+            if board.is_empty(reply) && rules::legal(&mut board, reply, me) {
+                board.play_unchecked(reply);
+                if rules::is_win(&board, reply) || board.empty_cells().next().is_none() {
+                    return None;
+                }
+            }
+        }
+        // The stop flag is in place before the flag the reader checks, and a command read
+        // before that flag was set is still in the queue: none is missed.
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Ok(mut g) = self.shared.current_stop.lock() {
+            *g = Some(stop.clone());
+        }
+        self.shared.pondering.store(true, Ordering::Relaxed);
+        let early = rx.try_recv().ok();
+        if early.is_none() {
+            let limits = Limits {
+                max_depth: settings.max_depth,
+                stop,
+                ..Limits::default()
+            };
+            self.searcher.threads = settings.threads;
+            let _ = self.searcher.search(&board, limits, &mut Silent);
+        }
+        self.shared.pondering.store(false, Ordering::Relaxed);
+        if let Ok(mut g) = self.shared.current_stop.lock() {
+            *g = None;
+        }
+        early
     }
 }
 

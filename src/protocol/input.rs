@@ -20,6 +20,8 @@ pub struct Shared {
     pub current_stop: Mutex<Option<Arc<AtomicBool>>>,
     /// Set once `END` (or end of input) was read.
     pub ending: AtomicBool,
+    /// Set while the engine ponders: any command read stops the search at once.
+    pub pondering: AtomicBool,
 }
 
 impl Shared {
@@ -135,6 +137,9 @@ pub fn reader(input: impl BufRead, shared: &Shared, tx: &mpsc::Sender<Queued>) {
         eof_seen: false,
     };
     while let Some((cmd, eof)) = lines.next_command() {
+        if shared.pondering.load(Ordering::Relaxed) {
+            shared.stop_search();
+        }
         match cmd {
             Command::Info(key, value) => {
                 if let Ok(mut s) = shared.settings.lock() {

@@ -41,7 +41,7 @@ use std::sync::{Arc, Mutex};
 
 pub use engine::Engine;
 pub use input::{Queued, Shared};
-pub use settings::{set_default_threads, Settings};
+pub use settings::{set_default_pondering, set_default_threads, Settings};
 
 /// Run the protocol on `input` / `output` until `END` or end of input. Returns the exit code.
 pub fn run<R, W>(input: R, output: W) -> i32
@@ -53,6 +53,7 @@ where
         settings: Mutex::new(Settings::default()),
         current_stop: Mutex::new(None),
         ending: AtomicBool::new(false),
+        pondering: AtomicBool::new(false),
     });
     // Build every rule's pattern tables in the background now, so no move pays for them when
     // `INFO rule` switches rules.
@@ -76,11 +77,21 @@ where
     let mut engine = Engine::new(shared, Box::new(output));
     // Commands read before END still run (piped scripts get their answers), but once END or
     // end of input has been read every search returns at once, so the exit is quick.
-    for q in rx {
+    let mut pending: Option<Queued> = None;
+    loop {
+        let q = match pending.take() {
+            Some(q) => q,
+            None => match rx.recv() {
+                Ok(q) => q,
+                Err(_) => break,
+            },
+        };
         if matches!(q.cmd, Command::End) {
             break;
         }
         engine.execute(q.cmd, q.received);
+        // Think on the opponent's time until the next command, when the manager asked.
+        pending = engine.ponder(&rx);
     }
     0
 }

@@ -3,7 +3,7 @@
 //! May import `types`; the clock (`clock.rs`) turns these settings into search limits.
 
 use crate::types::Rule;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Memory budget when `max_memory` is 0 or absent (bytes).
 const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
@@ -12,6 +12,14 @@ const BASE_MEMORY: u64 = 24 * 1024 * 1024;
 
 /// Search threads until the manager sends `INFO thread_num` (see [`set_default_threads`]).
 static DEFAULT_THREADS: AtomicUsize = AtomicUsize::new(1);
+/// Pondering until the manager sends `INFO pondering` (see [`set_default_pondering`]).
+static DEFAULT_PONDERING: AtomicBool = AtomicBool::new(false);
+
+/// Ponder until the manager sends `INFO pondering` (off unless set): for match runners that
+/// cannot send `INFO` lines of their own, through `pbrain-renju-engine --ponder`.
+pub fn set_default_pondering(on: bool) {
+    DEFAULT_PONDERING.store(on, Ordering::Relaxed);
+}
 
 /// Threads the process searches with until the manager sends `INFO thread_num` (1 unless
 /// set; clamped to 1..=256 as `thread_num` is). For match runners that cannot send `INFO`
@@ -44,6 +52,8 @@ pub struct Settings {
     pub show_detail: u32,
     /// Yixin `hash_size` cap in KB (0 = none).
     pub hash_kb: u64,
+    /// `INFO pondering 1`: think on the opponent's time (off unless the manager asks).
+    pub pondering: bool,
 }
 
 impl Default for Settings {
@@ -59,6 +69,7 @@ impl Default for Settings {
             max_nodes: None,
             show_detail: 2,
             hash_kb: 0,
+            pondering: DEFAULT_PONDERING.load(Ordering::Relaxed),
         }
     }
 }
@@ -82,6 +93,7 @@ impl Settings {
             ("max_node", Some(v)) => self.max_nodes = (v > 0).then_some(v as u64),
             ("show_detail", Some(v)) => self.show_detail = v.clamp(0, 3) as u32,
             ("hash_size", Some(v)) => self.hash_kb = v.max(0) as u64,
+            ("pondering", Some(v)) => self.pondering = v != 0,
             _ => {}
         }
     }
