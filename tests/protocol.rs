@@ -544,9 +544,36 @@ fn realtime_root_lines() {
         if parse_moves(&mv).map(|v| v.len()) != Some(1) {
             e.fail(&format!("show_detail {level}: expected a move, got {mv:?}"));
         }
+        // VAL and PV per iteration: a number, and a line of empty points.
+        for l in &realtime {
+            let ok = if let Some(v) = l.strip_prefix("MESSAGE REALTIME VAL ") {
+                v.parse::<i32>().is_ok()
+            } else if let Some(pv) = l.strip_prefix("MESSAGE REALTIME PV ") {
+                parse_moves(pv).is_some_and(|v| {
+                    v.iter()
+                        .all(|p| st.on_board(*p) && !st.occupied.contains(p))
+                })
+            } else {
+                true
+            };
+            if !ok {
+                e.fail(&format!("show_detail {level}: bad line {l:?}"));
+            }
+        }
+        let vals = realtime
+            .iter()
+            .filter(|l| l.starts_with("MESSAGE REALTIME VAL "))
+            .count();
+        if (vals > 0) != (level & 1 == 1) {
+            e.fail(&format!("show_detail {level}: VAL lines {realtime:?}"));
+        }
         let root: Vec<&String> = realtime
             .iter()
-            .filter(|l| !l.starts_with("MESSAGE REALTIME BEST"))
+            .filter(|l| {
+                !["BEST", "VAL", "PV"]
+                    .iter()
+                    .any(|k| l.starts_with(&format!("MESSAGE REALTIME {k} ")))
+            })
             .collect();
         if level & 1 == 0 {
             if !root.is_empty() {

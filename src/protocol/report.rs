@@ -97,7 +97,8 @@ pub fn live_lines(shown: &RootState, now: &RootState, size: usize) -> Vec<String
 
 /// Reports each completed iteration as `show_detail` asks: at every level but 0 a detail line
 /// for the GUI's log pane (depth, score with the mate distance of a proven result, nodes,
-/// speed, time, PV), and with bit 0 also `MESSAGE REALTIME BEST` when the best move changes.
+/// speed, time, PV), and with bit 0 also `MESSAGE REALTIME BEST` when the best move changes
+/// and `MESSAGE REALTIME VAL` / `MESSAGE REALTIME PV` (the iteration's score and line).
 pub struct MessageReporter<'a> {
     out: &'a mut Out,
     detail: u32,
@@ -140,6 +141,11 @@ impl Reporter for MessageReporter<'_> {
                     self.out.line(&format!("MESSAGE REALTIME BEST {}", xy(&b)));
                     self.last_best = Some(b);
                 }
+                // The value and line of the iteration, for the GUI's live display.
+                let pv: Vec<String> = it.pv.iter().map(xy).collect();
+                self.out.line(&format!("MESSAGE REALTIME VAL {}", it.score));
+                self.out
+                    .line(&format!("MESSAGE REALTIME PV {}", pv.join(" ")));
             }
         }
     }
