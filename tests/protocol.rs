@@ -435,14 +435,8 @@ fn info_is_always_silent() {
     e.expect_ok("START 15");
     e.send_all(&board_block("BOARD", &MIDDLE_OWN, &MIDDLE_OPP));
     let start = Instant::now();
-    let mut any = Vec::new();
-    let mv = loop {
-        match e.next_line(REPLY) {
-            Some(l) if is_chatter(&l) => any.push(l),
-            Some(l) => break l,
-            None => e.fail("no move after BOARD"),
-        }
-    };
+    let mut any = e.lines_to_reply(REPLY);
+    let mv = any.pop().unwrap_or_default();
     let took = start.elapsed();
     if parse_moves(&mv).map(|v| v.len()) != Some(1) {
         e.fail(&format!("BOARD: expected a move, got {mv:?}"));
@@ -478,14 +472,8 @@ fn show_detail_levels() {
     for level in [1, 2, 3] {
         e.send(&format!("INFO show_detail {level}"));
         e.send_all(&board_block("BOARD", &MIDDLE_OWN, &MIDDLE_OPP));
-        let mut chatter = Vec::new();
-        let mv = loop {
-            match e.next_line(REPLY) {
-                Some(l) if is_chatter(&l) => chatter.push(l),
-                Some(l) => break l,
-                None => e.fail("no move after BOARD"),
-            }
-        };
+        let mut chatter = e.lines_to_reply(REPLY);
+        let mv = chatter.pop().unwrap_or_default();
         if parse_moves(&mv).map(|v| v.len()) != Some(1) {
             e.fail(&format!("show_detail {level}: expected a move, got {mv:?}"));
         }
@@ -532,15 +520,12 @@ fn realtime_root_lines() {
     for level in [1, 2, 3] {
         e.send(&format!("INFO show_detail {level}"));
         e.send_all(&board_block("BOARD", &MIDDLE_OWN, &MIDDLE_OPP));
-        let mut realtime = Vec::new();
-        let mv = loop {
-            match e.next_line(REPLY) {
-                Some(l) if l.starts_with("MESSAGE REALTIME ") => realtime.push(l),
-                Some(l) if is_chatter(&l) => {}
-                Some(l) => break l,
-                None => e.fail("no move after BOARD"),
-            }
-        };
+        let mut lines = e.lines_to_reply(REPLY);
+        let mv = lines.pop().unwrap_or_default();
+        let realtime: Vec<String> = lines
+            .into_iter()
+            .filter(|l| l.starts_with("MESSAGE REALTIME "))
+            .collect();
         if parse_moves(&mv).map(|v| v.len()) != Some(1) {
             e.fail(&format!("show_detail {level}: expected a move, got {mv:?}"));
         }

@@ -4,7 +4,7 @@
 //! than an engine that did not ponder. Without the key nothing changes.
 
 mod common;
-use common::engine::{is_chatter, parse_moves, Engine, REPLY};
+use common::engine::{parse_moves, Engine, REPLY};
 use std::time::{Duration, Instant};
 
 /// The engine's answer to `cmd` lines: the move and the `(depth, nodes)` of its detail lines.
@@ -12,24 +12,24 @@ fn answer(e: &mut Engine, cmd: &[&str]) -> (String, Vec<(i32, u64)>) {
     for l in cmd {
         e.send(l);
     }
-    let mut detail = Vec::new();
-    loop {
-        match e.next_line(REPLY) {
-            Some(l) if l.starts_with("MESSAGE depth ") => {
-                let t: Vec<&str> = l.split_whitespace().collect();
-                let n = t.iter().position(|&w| w == "n").and_then(|i| t.get(i + 1));
-                if let (Ok(d), Some(Ok(n))) = (t[2].parse(), n.map(|v| v.parse())) {
-                    detail.push((d, n));
-                }
-            }
-            Some(l) if is_chatter(&l) => {}
-            Some(l) => return (l, detail),
-            None => e.fail(&format!("{cmd:?}: no move")),
-        }
-    }
+    let mut lines = e.lines_to_reply(REPLY);
+    let mv = lines.pop().unwrap_or_default();
+    let detail = lines
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE depth "))
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let n = t
+                .iter()
+                .position(|&w| w == "n")
+                .and_then(|i| t.get(i + 1))?;
+            Some((t[2].parse().ok()?, n.parse().ok()?))
+        })
+        .collect();
+    (mv, detail)
 }
 
-/// A renju-free freestyle position (own 7,7 8,6; the opponent's 8,7 6,8), searched to depth 12
+/// A freestyle position (own 7,7 8,6; the opponent's 8,7 6,8), searched to depth 12
 /// with a long turn so that depth, not time, ends every search; then the opponent plays the
 /// reply the engine expected. Returns the nodes the answer took to depth 12.
 fn answer_nodes_after_expected_reply(pondering: bool) -> u64 {

@@ -5,7 +5,7 @@
 //! May import what `engine.rs` may; every handler here answers `ERROR` without a game.
 
 use super::engine::Engine;
-use super::report::mate_note;
+use super::report::{line_text, mate_note};
 
 use super::steps::{self, StepRequest};
 use crate::board::Board;
@@ -53,7 +53,6 @@ impl Engine {
                 break;
             };
             let size = g.size();
-            let pv: Vec<String> = r.pv.iter().map(|q| q.to_gomocup(size)).collect();
             self.out.line(&format!(
                 "MESSAGE ({}) {} ev {}{} depth {} pv {}",
                 k + 1,
@@ -61,7 +60,7 @@ impl Engine {
                 r.score,
                 mate_note(r.score),
                 r.depth,
-                pv.join(" ")
+                line_text(&r.pv, size)
             ));
             first.get_or_insert(p);
             excluded.push(p);

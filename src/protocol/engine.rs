@@ -237,9 +237,7 @@ impl Engine {
         limits.excluded = excluded;
         let stop = Arc::new(AtomicBool::new(false));
         limits.stop = stop.clone();
-        if let Ok(mut g) = self.shared.current_stop.lock() {
-            *g = Some(stop.clone());
-        }
+        self.shared.set_current_stop(Some(stop.clone()));
         if self.ending() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -258,9 +256,7 @@ impl Engine {
             handle.thread().unpark();
             let _ = handle.join();
         }
-        if let Ok(mut g) = self.shared.current_stop.lock() {
-            *g = None;
-        }
+        self.shared.set_current_stop(None);
         Some(r)
     }
 
@@ -313,9 +309,7 @@ impl Engine {
         // The stop flag is in place before the flag the reader checks, and a command read
         // before that flag was set is still in the queue: none is missed.
         let stop = Arc::new(AtomicBool::new(false));
-        if let Ok(mut g) = self.shared.current_stop.lock() {
-            *g = Some(stop.clone());
-        }
+        self.shared.set_current_stop(Some(stop.clone()));
         self.shared.pondering.store(true, Ordering::Relaxed);
         let early = rx.try_recv().ok();
         if early.is_none() {
@@ -328,9 +322,7 @@ impl Engine {
             let _ = self.searcher.search(&board, limits, &mut Silent);
         }
         self.shared.pondering.store(false, Ordering::Relaxed);
-        if let Ok(mut g) = self.shared.current_stop.lock() {
-            *g = None;
-        }
+        self.shared.set_current_stop(None);
         early
     }
 }

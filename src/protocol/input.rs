@@ -25,6 +25,13 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// Make `stop` the flag [`Shared::stop_search`] sets (`None`: no search in progress).
+    pub fn set_current_stop(&self, stop: Option<Arc<AtomicBool>>) {
+        if let Ok(mut g) = self.current_stop.lock() {
+            *g = stop;
+        }
+    }
+
     /// Raise the stop flag of the search in progress, if any.
     pub fn stop_search(&self) {
         if let Ok(g) = self.current_stop.lock() {

@@ -120,35 +120,44 @@ impl<'a> MessageReporter<'a> {
 
 impl Reporter for MessageReporter<'_> {
     fn iteration(&mut self, it: &Iteration) {
-        let xy = |p: &Pos| p.to_gomocup(self.size);
-        if self.detail != 0 {
-            let ms = it.elapsed.as_millis().max(1);
-            let pv: Vec<String> = it.pv.iter().map(xy).collect();
-            self.out.line(&format!(
-                "MESSAGE depth {} ev {}{} n {} n/s {} tm {} pv {}",
-                it.depth,
-                it.score,
-                mate_note(it.score),
-                it.nodes,
-                u128::from(it.nodes) * 1000 / ms,
-                it.elapsed.as_millis(),
-                pv.join(" ")
-            ));
+        if self.detail == 0 {
+            return;
         }
+        let pv = line_text(&it.pv, self.size);
+        let ms = it.elapsed.as_millis().max(1);
+        self.out.line(&format!(
+            "MESSAGE depth {} ev {}{} n {} n/s {} tm {} pv {pv}",
+            it.depth,
+            it.score,
+            mate_note(it.score),
+            it.nodes,
+            u128::from(it.nodes) * 1000 / ms,
+            it.elapsed.as_millis(),
+        ));
         if self.detail & 1 != 0 {
             if let Some(&b) = it.pv.first() {
                 if self.last_best != Some(b) {
-                    self.out.line(&format!("MESSAGE REALTIME BEST {}", xy(&b)));
+                    self.out.line(&format!(
+                        "MESSAGE REALTIME BEST {}",
+                        b.to_gomocup(self.size)
+                    ));
                     self.last_best = Some(b);
                 }
                 // The value and line of the iteration, for the GUI's live display.
-                let pv: Vec<String> = it.pv.iter().map(xy).collect();
                 self.out.line(&format!("MESSAGE REALTIME VAL {}", it.score));
-                self.out
-                    .line(&format!("MESSAGE REALTIME PV {}", pv.join(" ")));
+                self.out.line(&format!("MESSAGE REALTIME PV {pv}"));
             }
         }
     }
+}
+
+/// A line of moves as `x,y x,y ...` on a board of side `size`.
+#[must_use]
+pub fn line_text(line: &[Pos], size: usize) -> String {
+    line.iter()
+        .map(|p| p.to_gomocup(size))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// ` win in N` / ` loss in N` (plies, this move counted) for a proven score, else nothing.
