@@ -274,3 +274,50 @@ fn five_and_near_four_shortcuts_equal_scans() {
         "{fives} fives, {near} near fours"
     );
 }
+
+/// The stones that stop a five ([`five_stops`](renju_engine::search::threats::five_stops): the
+/// five points and the cells just beyond the runs through them, tested from the tables) equal
+/// the reference that plays every empty cell, for both colours on seeded positions of every
+/// rule. In caro the sets are not just "the one five point": a stone beyond a run blocked at its
+/// other end stops it, and one stone may stop two five points; the test requires both kinds to
+/// occur. Size knob: `DEFENCE_POSITIONS` (default 20,000 generated positions).
+#[test]
+fn five_stops_equal_reference() {
+    use renju_engine::pattern::Class;
+    use renju_engine::search::threats::{five_stops, five_stops_slow};
+    let positions = env_usize("DEFENCE_POSITIONS", 20_000);
+    let mut gen = common::PositionGen::new(91);
+    let (mut checked, mut beyond, mut two_by_one) = (0usize, 0usize, 0usize);
+    for i in 0..positions {
+        let rule = Rule::ALL[i % 5];
+        let size = if i.is_multiple_of(7) { 20 } else { 15 };
+        let (black, white) = gen.next(size);
+        let mut b = common::board_from(rule, size, &black, &white, 0);
+        for c in [Color::Black, Color::White] {
+            if !b.has(c, Class::Five) {
+                continue;
+            }
+            let fast = five_stops(&mut b, c).to_vec();
+            let slow = five_stops_slow(&mut b, c);
+            assert_eq!(fast, slow, "position {i}, {rule:?}, stops of {c:?}\n{b}");
+            checked += 1;
+            if fast.iter().any(|&p| b.class(p, c) != Class::Five) {
+                beyond += 1;
+            }
+            if !fast.is_empty() && b.count(c, Class::Five) >= 2 {
+                two_by_one += 1;
+            }
+        }
+    }
+    println!(
+        "{checked} fives: {beyond} stopped beyond a run, {two_by_one} two points by one stone"
+    );
+    assert!(
+        checked > positions / 10,
+        "only {checked} positions had a five point"
+    );
+    assert!(
+        beyond > 0 && two_by_one > 0,
+        "caro cases: {beyond} beyond, {two_by_one} two by one"
+    );
+}

@@ -818,3 +818,35 @@ fn random_positions_get_legal_sensible_moves() {
     }
     assert!(tested >= 30, "only {tested} positions tested");
 }
+
+/// Caro: a five blocked at both ends does not win, so a four with two five points that one stone
+/// stops (`O . X X X X . O`: either point leaves the other five blocked at both ends) is no open
+/// four, and a four whose run is blocked at one end is stopped beyond its other end as well as
+/// on its five point. The side facing them holds with a stop; the side making them claims no win.
+#[test]
+fn caro_fours_one_stone_stops() {
+    for rule in [Rule::Caro, Rule::CaroOverline] {
+        // White to move against two five points d8 and i8: either stops both.
+        let b = position(rule, "e8 f8 g8 h8", "c8 j8 o15", Color::White);
+        let r = search(&b, 4);
+        assert!(
+            [p("d8"), p("i8")].contains(&r.best),
+            "{rule:?}: {} is no stop",
+            r.best.to_renju(SIZE)
+        );
+        assert!(r.score > -WIN_THRESHOLD, "{rule:?}: lost? {}", r.score);
+        // Black to move: h8 makes that shape, which is no win.
+        let b = position(rule, "e8 f8 g8", "c8 j8", Color::Black);
+        let r = search(&b, 5);
+        assert!(r.score < WIN_THRESHOLD, "{rule:?}: a false win {}", r.score);
+        // White to move against one five point i8 of a run blocked at d8: i8 or j8 stops it.
+        let b = position(rule, "e8 f8 g8 h8", "d8 a1 o15", Color::White);
+        let r = search(&b, 4);
+        assert!(
+            [p("i8"), p("j8")].contains(&r.best),
+            "{rule:?}: {} is no stop",
+            r.best.to_renju(SIZE)
+        );
+        assert!(r.score > -WIN_THRESHOLD, "{rule:?}: lost? {}", r.score);
+    }
+}

@@ -107,6 +107,24 @@ pub fn fours(line: &Line, c: Color, rule: Rule, must: &[usize]) -> (usize, usize
     (sets.len(), points)
 }
 
+/// Whether two or more five-points of `c` through every index in `must` survive any one
+/// opponent stone: no single empty cell the opponent takes leaves `c` without a five-point. Two
+/// five-points are enough in every rule but caro, where the stone on one of them can block the
+/// other five at its second end (`O . X X X X . O`: white on either point leaves the other
+/// five blocked at both ends).
+fn unstoppable(line: &Line, c: Color, rule: Rule, must: &[usize]) -> bool {
+    let opp = code(c.opponent());
+    fours(line, c, rule, must).1 >= 2
+        && (0..WINDOW).all(|d| {
+            if line[d] != EMPTY {
+                return true;
+            }
+            let mut l = *line;
+            l[d] = opp;
+            fours(&l, c, rule, must).1 > 0
+        })
+}
+
 /// The four pattern made by the stones already on `line` through the centre (which holds `c`)
 /// plus `extra`, or `None` when there is no four through all of them.
 fn four_pattern(line: &Line, c: Color, rule: Rule, must: &[usize]) -> Option<Pattern> {
@@ -115,7 +133,7 @@ fn four_pattern(line: &Line, c: Color, rule: Rule, must: &[usize]) -> Option<Pat
         None
     } else if is_renju_black(c, rule) && sets >= 2 {
         Some(Pattern::DoubleFour)
-    } else if points >= 2 {
+    } else if unstoppable(line, c, rule, must) {
         Some(Pattern::OpenFour)
     } else {
         Some(Pattern::Four)
@@ -124,8 +142,8 @@ fn four_pattern(line: &Line, c: Color, rule: Rule, must: &[usize]) -> Option<Pat
 
 /// Whether, with `c` on the centre and on `q`, the line holds a straight four for `c`: an
 /// unbroken run of exactly four containing both, whose two end cells are empty five-points.
-/// For renju black this is exactly the RIF "straight four"; for the other rules and colours any
-/// two five-points through both stones count (the opponent cannot stop both).
+/// For renju black this is exactly the RIF "straight four"; for the other rules and colours
+/// five-points through both stones that no one opponent stone stops (see [`unstoppable`]).
 fn makes_open_four(line: &Line, q: usize, c: Color, rule: Rule) -> bool {
     let v = code(c);
     if is_renju_black(c, rule) {
@@ -142,7 +160,7 @@ fn makes_open_four(line: &Line, q: usize, c: Color, rule: Rule) -> bool {
             wins_at(&l, e, c, rule)
         })
     } else {
-        fours(line, c, rule, &[CENTER, q]).1 >= 2
+        unstoppable(line, c, rule, &[CENTER, q])
     }
 }
 
@@ -174,7 +192,8 @@ pub fn three_extensions(line: &Line, c: Color, rule: Rule) -> u16 {
 /// In order: [`Pattern::Five`] (a winning run under `rule`), [`Pattern::Overline`] (a run of six
 /// or more that does not win), [`Pattern::None`] for a caro five blocked at both ends, then the
 /// fours ([`Pattern::DoubleFour`] only for renju black: two distinct four-stone sets through the
-/// centre; [`Pattern::OpenFour`]: two five-points; [`Pattern::Four`]: one), then the threes
+/// centre; [`Pattern::OpenFour`]: five-points no one opponent stone stops; [`Pattern::Four`]: a
+/// five-point), then the threes
 /// ([`Pattern::OpenThree`]: some non-winning empty cell makes an open four through both stones,
 /// see [`three_extensions`]; [`Pattern::Three`]: some non-winning cell makes a four), then the
 /// twos by window counting ([`Pattern::OpenTwo`], [`Pattern::Two`]).

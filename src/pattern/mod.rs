@@ -34,7 +34,8 @@ pub enum Pattern {
     OpenThree = 4,
     /// A four with one five-point.
     Four = 5,
-    /// A four with two five-points (a straight four, or for other than renju black two fours).
+    /// A four no one opponent stone stops: two five-points (a straight four, or for other than
+    /// renju black two fours), except in caro where a stone on one may block the other.
     OpenFour = 6,
     /// Renju black only: two distinct fours through the stone on this one line (a foul).
     DoubleFour = 7,

@@ -11,7 +11,7 @@ pub use iterate::Prepared;
 use super::params::*;
 use super::picker::Picker;
 use super::threats::{
-    find_five, four_moves, four_moves_near, has_open_four, is_threat, legal, rank,
+    find_five, five_stops, four_moves, four_moves_near, has_open_four, is_threat, legal, rank,
 };
 use super::tt::Bound;
 use super::vcf::Solver;
@@ -194,21 +194,35 @@ impl<'a> Worker<'a> {
             self.pv[ply].push(f);
             return WIN - (ply_i + 1);
         }
-        if let Some(f) = find_five(&self.board, opp) {
-            if self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me) {
+        if find_five(&self.board, opp).is_some() {
+            let stops = five_stops(&mut self.board, opp);
+            if stops.is_empty() {
                 return -(WIN - (ply_i + 2));
             }
             if ply >= MAX_PLY - 2 {
                 return evaluate(&self.board);
             }
-            // The block is forced: no stand pat.
-            self.board.play_unchecked(f);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
-            self.board.undo();
-            if !self.stopped && score > alpha {
-                self.set_pv(ply, f);
+            // The block is forced (one stone outside caro): no stand pat.
+            let mut best = -WIN;
+            for f in stops {
+                self.board.play_unchecked(f);
+                let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+                self.board.undo();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        self.set_pv(ply, f);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
             }
-            return score;
+            return best;
         }
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
@@ -314,11 +328,12 @@ impl<'a> Worker<'a> {
         }
         // Step 3. Opponent's five: block it or lose.
         let mut forced = None;
-        if let Some(f) = find_five(&self.board, opp) {
-            if self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me) {
+        if find_five(&self.board, opp).is_some() {
+            let stops = five_stops(&mut self.board, opp);
+            if stops.is_empty() {
                 return -(WIN - (ply_i + 2));
             }
-            forced = Some(f);
+            forced = Some(stops);
         } else if !root && has_open_four(&self.board, me) {
             // Step 4. Own open four: a win in three plies.
             return WIN - (ply_i + 3);
@@ -397,8 +412,8 @@ impl<'a> Worker<'a> {
                 r.insert(0, m);
             }
             (Picker::in_order(r), false)
-        } else if let Some(f) = forced {
-            (Picker::in_order([f]), false)
+        } else if let Some(stops) = &forced {
+            (Picker::in_order(stops.iter().copied()), false)
         } else if opp_open_three {
             let d = self.defence_moves(ply, tt_move, me);
             if d.is_empty() {

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, CellSet, SET_WORDS};
 use crate::pattern::{Class, Pattern};
-use crate::types::{Color, Pos};
+use crate::types::{Color, Pos, Rule};
 use smallvec::SmallVec;
 
 pub use crate::rules::legal;
@@ -53,6 +53,98 @@ pub fn find_five(board: &Board, c: Color) -> Option<Pos> {
 #[must_use]
 pub fn has_open_four(board: &Board, c: Color) -> bool {
     board.has(c, Class::OpenFour)
+}
+
+/// The stones that stop every five of `c`: the cells where `c`'s opponent may legally play and
+/// after which `c` has no five point, in cell order; empty when `c` has no five point (found by
+/// [`find_five`]) or no one stone stops them all (the five wins).
+///
+/// Outside caro a five is stopped only by taking its point, so this is the one five point when
+/// there is exactly one and the opponent may play it. In caro a five blocked at both ends does
+/// not win: a stone just beyond the run the five point completes stops it when the run's other
+/// end is blocked, and a stone on one five point can block another five at its second end
+/// (`O . X X X X . O`: either point stops both). Each such cell (the five points, and the empty
+/// cells next to the runs through them) is tested with [`Board::class_with`]: no five point of
+/// `c` may remain. Same set as [`five_stops_slow`], which plays every empty cell.
+pub fn five_stops(board: &mut Board, c: Color) -> SmallVec<[Pos; 4]> {
+    let mut out = SmallVec::new();
+    let Some(first) = find_five(board, c) else {
+        return out;
+    };
+    let opp = c.opponent();
+    if !matches!(board.rule(), Rule::Caro | Rule::CaroOverline) {
+        if board.count(c, Class::Five) == 1 && legal(board, first, opp) {
+            out.push(first);
+        }
+        return out;
+    }
+    let fives: SmallVec<[Pos; 8]> = board
+        .candidates()
+        .filter(|&p| board.class(p, c) == Class::Five)
+        .collect();
+    let mut cands: SmallVec<[Pos; 16]> = fives.iter().copied().collect();
+    for &f in &fives {
+        for d in 0..4 {
+            for dir in [-1, 1] {
+                let mut k = 1;
+                while let Some(q) = board.step(f, d, dir * k) {
+                    if board.stone(q) == Some(c) {
+                        k += 1;
+                        continue;
+                    }
+                    if board.is_empty(q) && !cands.contains(&q) {
+                        cands.push(q);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    cands.sort_unstable();
+    for p in cands {
+        let stops_all = fives
+            .iter()
+            .all(|&q| q == p || board.class_with(q, p, opp, c) != Class::Five);
+        if stops_all && legal(board, p, opp) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The moves that answer `c`'s five: its [`five_stops`], or, when no one stone stops it, the
+/// first five point (a block that loses to the other five, kept so that a line shows one).
+/// Empty when `c` has no five point.
+pub fn five_answers(board: &mut Board, c: Color) -> SmallVec<[Pos; 4]> {
+    let stops = five_stops(board, c);
+    if stops.is_empty() {
+        find_five(board, c).into_iter().collect()
+    } else {
+        stops
+    }
+}
+
+/// [`five_stops`] by playing: every empty cell where `c`'s opponent may play and after which `c`
+/// has no five point, in cell order (empty when `c` has none to stop). The reference the fast
+/// version is tested against.
+pub fn five_stops_slow(board: &mut Board, c: Color) -> Vec<Pos> {
+    if !has_five(board, c) {
+        return Vec::new();
+    }
+    let opp = c.opponent();
+    let cells: Vec<Pos> = board.empty_cells().collect();
+    cells
+        .into_iter()
+        .filter(|&p| {
+            if !legal(board, p, opp) {
+                return false;
+            }
+            board.put_unchecked(p, opp);
+            let stopped = !has_five(board, c);
+            board.undo();
+            stopped
+        })
+        .collect()
 }
 
 /// The legal moves of `c` that make a four (or five), best first (by class, then score, ties by

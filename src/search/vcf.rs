@@ -12,7 +12,8 @@
 //!   the attacker's five. For VCT the line follows the last defence examined.
 
 use super::threats::{
-    find_five, four_moves, has_five, has_open_four, legal, open_four_defences, threat_moves,
+    find_five, five_answers, five_stops, four_moves, has_five, has_open_four, legal,
+    open_four_defences, threat_moves,
 };
 use crate::board::Board;
 use crate::pattern::Class;
@@ -134,13 +135,16 @@ impl Solver {
         if self.out_of_nodes() || self.fail_cache.contains_key(&board.hash()) {
             return false;
         }
-        let moves = if let Some(f) = find_five(board, opp) {
+        let moves = if has_five(board, opp) {
             // We must block; it only continues the VCF if the block is itself a four.
-            let class = board.class(f, me);
-            if !class.is_four() || !legal(board, f, me) {
+            let blocks: Vec<Pos> = five_answers(board, opp)
+                .into_iter()
+                .filter(|&f| board.class(f, me).is_four() && legal(board, f, me))
+                .collect();
+            if blocks.is_empty() {
                 return false;
             }
-            vec![f]
+            blocks
         } else {
             four_moves(board, me)
         };
@@ -243,24 +247,34 @@ impl Solver {
         &mut self,
         board: &mut Board,
         me: Color,
-        then: impl FnOnce(&mut Self, &mut Board) -> bool,
+        mut then: impl FnMut(&mut Self, &mut Board) -> bool,
     ) -> Option<bool> {
         if !has_five(board, me) {
             return None;
         }
-        let Some(f) = find_five(board, me) else {
+        if find_five(board, me).is_none() {
             return Some(false);
-        };
-        if board.count(me, Class::Five) >= 2 || !legal(board, f, me.opponent()) {
+        }
+        let stops = five_stops(board, me);
+        if stops.is_empty() {
             return Some(self.finish_unstoppable(board, me));
         }
-        board.play_unchecked(f);
-        let won = then(self, board);
-        board.undo();
-        if won {
-            self.line.push(f);
+        // Every stop must lose (one outside caro); the line shows the last one's refutation.
+        let mut last: Vec<Pos> = Vec::new();
+        for f in stops {
+            let mark = self.line.len();
+            board.play_unchecked(f);
+            let won = then(self, board);
+            board.undo();
+            if !won {
+                self.line.truncate(mark);
+                return Some(false);
+            }
+            last = self.line.drain(mark..).collect();
+            last.push(f);
         }
-        Some(won)
+        self.line.extend(last);
+        Some(true)
     }
 
     /// Look for a VCT for the side to move. `depth` bounds the attacker's threat moves (threes
@@ -353,11 +367,15 @@ impl Solver {
                 return false;
             }
         }
-        let moves = if let Some(f) = find_five(board, opp) {
-            if !legal(board, f, me) {
+        let moves = if has_five(board, opp) {
+            let blocks: Vec<Pos> = five_answers(board, opp)
+                .into_iter()
+                .filter(|&f| legal(board, f, me))
+                .collect();
+            if blocks.is_empty() {
                 return false;
             }
-            vec![f]
+            blocks
         } else {
             threat_moves(board, me)
         };
@@ -493,8 +511,9 @@ pub fn check_proof(board: &Board, line: &[Pos], fours_only: bool) -> Result<(), 
                     return Err(format!("last move {i} does not make five"));
                 }
             } else {
-                let blocks =
-                    has_five(&b, mover.opponent()) && b.class(m, mover.opponent()) == Class::Five;
+                let blocks = has_five(&b, mover.opponent())
+                    && (b.class(m, mover.opponent()) == Class::Five
+                        || five_stops(&mut b, mover.opponent()).contains(&m));
                 let ok = class.is_four()
                     || (!fours_only && matches!(class, Class::OpenThree | Class::DoubleThree))
                     || blocks;
@@ -502,12 +521,11 @@ pub fn check_proof(board: &Board, line: &[Pos], fours_only: bool) -> Result<(), 
                     return Err(format!("attacker move {i} makes no threat ({class:?})"));
                 }
             }
-        } else if has_five(&b, me) && b.class(m, me) != Class::Five {
-            // Not blocking is only right when blocking is impossible: two five points, or the
-            // only one is a foul for the defender.
-            let fives = b.count(me, Class::Five);
-            let f = find_five(&b, me).expect("counted five point");
-            if fives < 2 && legal(&mut b, f, mover) {
+        } else if has_five(&b, me) {
+            // Not stopping the five is only right when no stone stops it: two five points, or
+            // the only one is a foul for the defender ([`five_stops`]).
+            let stops = five_stops(&mut b, me);
+            if !stops.is_empty() && !stops.contains(&m) {
                 return Err(format!("defender move {i} does not block the five"));
             }
         }

@@ -7,7 +7,7 @@ use super::Worker;
 use crate::eval::WIN;
 use crate::pattern::Class;
 use crate::search::params::*;
-use crate::search::threats::{find_five, has_open_four, legal};
+use crate::search::threats::{find_five, five_stops, has_open_four, legal};
 use crate::search::vcf::{Solution, Solver};
 use crate::search::{Reporter, SearchResult};
 use crate::types::Pos;
@@ -79,13 +79,21 @@ impl Worker<'_> {
         if let Some(f) = find_five(&self.board, me) {
             return Prepared::Done(self.finish(result, f, WIN - 1, vec![f]));
         }
-        if let Some(f) = find_five(&self.board, opp) {
-            let lost = self.board.count(opp, Class::Five) >= 2 || !legal(&mut self.board, f, me);
-            if !lost {
+        if find_five(&self.board, opp).is_some() {
+            let stops = five_stops(&mut self.board, opp);
+            match stops.len() {
+                0 => {
+                    return Prepared::Done(self.finish(
+                        result,
+                        moves[0],
+                        -(WIN - 2),
+                        vec![moves[0]],
+                    ))
+                }
                 // A single defence: answer at once (searching cannot change the move).
-                return Prepared::Done(self.finish(result, f, 0, vec![f]));
-            } else {
-                return Prepared::Done(self.finish(result, moves[0], -(WIN - 2), vec![moves[0]]));
+                1 => return Prepared::Done(self.finish(result, stops[0], 0, vec![stops[0]])),
+                // Caro: several stones stop the five; search them.
+                _ => return Prepared::Search(result, stops.to_vec()),
             }
         } else if has_open_four(&self.board, me) {
             let m = moves
