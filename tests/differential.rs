@@ -1,8 +1,8 @@
 //! Differential tests on many seeded hard positions: the fast renju foul detector against the
 //! slow reference at every empty point (size knob `FOUL_POSITIONS`, default 20,000; seed knob
-//! `FOUL_SEED`), and the search's open-three defence generator against the try-every-move
-//! reference (size knob `DEFENCE_POSITIONS`), and the five-point and quiescence-four shortcuts
-//! against plain scans (size knob `SHORTCUT_POSITIONS`).
+//! `FOUL_SEED`), and the search's open-three defence generator and its stones that stop a five
+//! against the try-every-move references (size knob `DEFENCE_POSITIONS`), and the five-point and
+//! quiescence-four shortcuts against plain scans (size knob `SHORTCUT_POSITIONS`).
 
 mod common;
 use rayon::prelude::*;
