@@ -20,6 +20,8 @@ fn rule_and_size(name: &str) -> (Rule, usize) {
     }
     let rule = if l.contains("standard") || l.contains("exact") {
         Rule::Standard
+    } else if l.contains("caro-overline") {
+        Rule::CaroOverline
     } else if l.contains("caro") {
         Rule::Caro
     } else {
