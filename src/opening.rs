@@ -359,13 +359,19 @@ pub struct GenSpec {
     /// evaluation's zero need not be an even game in play: a book balanced in play may need
     /// openings the evaluation scores for one side.
     pub center: i32,
+    /// Stones in an opening (none: 3, or 5 for renju: a canonical opening plus two).
+    pub stones: Option<usize>,
+    /// The random stones lie within this many cells of the centre in each axis (none: 2, or 3
+    /// for renju).
+    pub radius: Option<i32>,
     /// Random seed: the same spec gives the same openings.
     pub seed: u64,
 }
 
 /// Generate `spec.count` balanced openings for `spec.rule` on a `spec.size` board: candidates
-/// are random legal stones near the centre (three stones; for renju one of the 26 canonical
-/// openings plus a fourth and a fifth stone), kept when a depth-`spec.depth` search of the side
+/// are random legal stones near the centre (three stones, the first on the centre; for renju
+/// one of the 26 canonical openings plus a fourth and a fifth stone; `spec.stones` and
+/// `spec.radius` change the count and the spread), kept when a depth-`spec.depth` search of the side
 /// to move after them (and a depth-`spec.confirm_depth` search, if given) scores within
 /// `spec.center ± spec.window`, and not equivalent under a board symmetry to one already kept.
 /// Deterministic for a given spec. Returns the openings as move lists.
@@ -390,8 +396,16 @@ pub fn generate(spec: GenSpec) -> Vec<Vec<Pos>> {
         } else {
             vec![Pos::new(c as usize, c as usize, size)]
         };
-        let target = if rule == Rule::Renju { 5 } else { 3 };
-        let radius = if rule == Rule::Renju { 3 } else { 2 };
+        let target = spec
+            .stones
+            .unwrap_or(if rule == Rule::Renju { 5 } else { 3 })
+            .max(stones.len());
+        let radius = spec
+            .radius
+            .unwrap_or(if rule == Rule::Renju { 3 } else { 2 })
+            .clamp(1, c);
+        // Never more stones than the square around the centre holds.
+        let target = target.min(((2 * radius + 1) * (2 * radius + 1)) as usize);
         while stones.len() < target {
             let p = Pos::new(
                 (c + rng.gen_range(-radius..=radius)) as usize,
@@ -430,6 +444,8 @@ mod tests {
             confirm_depth,
             window: 40,
             center: 0,
+            stones: None,
+            radius: None,
             seed: 5,
         }
     }
@@ -481,5 +497,35 @@ mod tests {
             assert!((v + 60).abs() <= 40, "{o:?}: {v}");
         }
         assert_ne!(generate(GenSpec { center: 0, ..s }), list);
+    }
+
+    /// `stones` and `radius` set the opening's size and spread: four freestyle stones, the first
+    /// on the centre, all within the radius, and some beyond the default radius of 2.
+    #[test]
+    fn generated_openings_take_stones_and_radius() {
+        let s = GenSpec {
+            rule: Rule::Freestyle,
+            size: 20,
+            count: 6,
+            depth: 2,
+            window: 400,
+            stones: Some(4),
+            radius: Some(5),
+            ..spec(None)
+        };
+        let list = generate(s);
+        assert_eq!(list.len(), s.count);
+        let c = 10i64;
+        let mut wide = false;
+        for o in &list {
+            assert_eq!(o.len(), 4, "{o:?}");
+            assert_eq!(o[0], Pos::new(10, 10, 20));
+            for p in o {
+                let (dx, dy) = ((p.x(20) as i64 - c).abs(), (p.y(20) as i64 - c).abs());
+                assert!(dx <= 5 && dy <= 5, "{o:?}");
+                wide |= dx > 2 || dy > 2;
+            }
+        }
+        assert!(wide, "no stone beyond radius 2: {list:?}");
     }
 }

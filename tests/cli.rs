@@ -538,3 +538,20 @@ fn datagen_and_tune_round_trip() {
     ]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn opengen_bad_shape() {
+    assert_bad_input(&["opengen", "--rule", "freestyle", "--stones", "0"]);
+    assert_bad_input(&["opengen", "--rule", "renju", "--stones", "2"]);
+    assert_bad_input(&["opengen", "--rule", "freestyle", "--stones", "13"]);
+    assert_bad_input(&["opengen", "--rule", "freestyle", "--radius", "0"]);
+    assert_bad_input(&[
+        "opengen",
+        "--rule",
+        "freestyle",
+        "--size",
+        "15",
+        "--radius",
+        "8",
+    ]);
+}

@@ -78,6 +78,13 @@ pub(super) struct OpengenArgs {
     /// is ahead by the evaluation).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     center: i32,
+    /// Stones in an opening, the first on the centre [3; renju 5: a canonical opening plus
+    /// two].
+    #[arg(long)]
+    stones: Option<usize>,
+    /// The random stones lie within this many cells of the centre in each axis [2; renju 3].
+    #[arg(long)]
+    radius: Option<i32>,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -93,6 +100,8 @@ impl OpengenArgs {
             confirm_depth: self.confirm_depth,
             window: self.window,
             center: self.center,
+            stones: self.stones,
+            radius: self.radius,
             seed: self.seed,
         };
         let (rule, size, depth, count, window, center, seed, confirm_depth) = (
@@ -113,6 +122,24 @@ impl OpengenArgs {
                     .to_string(),
             );
         }
+        let min_stones = if rule == Rule::Renju { 3 } else { 1 };
+        if self.stones.is_some_and(|n| n < min_stones || n > 12)
+            || self.radius.is_some_and(|r| r < 1 || r > (size / 2) as i32)
+        {
+            return Err(format!(
+                "need {min_stones} <= stones <= 12 and 1 <= radius <= {}",
+                size / 2
+            ));
+        }
+        let shape_arg = format!(
+            "{}{}",
+            self.stones
+                .map(|n| format!(" --stones {n}"))
+                .unwrap_or_default(),
+            self.radius
+                .map(|r| format!(" --radius {r}"))
+                .unwrap_or_default()
+        );
         let list = crate::opening::generate(spec);
         let io = |e: std::io::Error| e.to_string();
         let (confirm_arg, confirm_text) = match confirm_depth {
@@ -130,7 +157,7 @@ impl OpengenArgs {
         let balanced = if center == 0 { "balanced" } else { "offset" };
         writeln!(
             out,
-            "# {} {balanced} {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth}{confirm_arg} --window {window}{center_arg} --seed {seed}",
+            "# {} {balanced} {rule} {size}x{size} openings: renju-engine opengen --rule {rule} --size {size} --count {count} --depth {depth}{confirm_arg} --window {window}{center_arg}{shape_arg} --seed {seed}",
             list.len()
         )
         .map_err(io)?;
