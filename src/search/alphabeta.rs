@@ -182,7 +182,7 @@ impl<'a> Worker<'a> {
     /// to move's fours (each answered by the forced block); the reply to a five is forced and is
     /// searched without standing pat. A renju black block on a forbidden point is no block (the
     /// five wins). Results go to the transposition table at depth 0.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+    fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
         self.pv[ply].clear();
         if self.count_node() {
             return 0;
@@ -203,26 +203,9 @@ impl<'a> Worker<'a> {
                 return evaluate(&self.board);
             }
             // The block is forced (one stone outside caro): no stand pat.
-            let mut best = -WIN;
-            for f in stops {
-                self.board.play_unchecked(f);
-                let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
-                self.board.undo();
-                if self.stopped {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        self.set_pv(ply, f);
-                        if score >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            return best;
+            return self
+                .qsearch_moves(stops, -WIN, alpha, beta, ply, qply)
+                .map_or(0, |(best, _)| best);
         }
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
@@ -243,9 +226,6 @@ impl<'a> Worker<'a> {
             }
         }
         let orig_alpha = alpha;
-        let mut best = stand;
-        let mut best_move = Pos::PASS;
-        alpha = alpha.max(stand);
         // After its first four, only fours near the side's own last stone: a four sequence
         // that wins builds on the stones it has just played.
         let last = self
@@ -267,12 +247,42 @@ impl<'a> Worker<'a> {
             let m = moves.remove(i);
             moves.insert(0, m);
         }
+        let Some((best, best_move)) =
+            self.qsearch_moves(moves, stand, alpha.max(stand), beta, ply, qply)
+        else {
+            return 0;
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha && best_move != Pos::PASS {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, ply_i, best_move, best, 0, bound);
+        best
+    }
+
+    /// The quiescence move loop: search `moves` in order from `best` (the stand-pat value, or
+    /// `-WIN` for forced blocks) within `(alpha, beta)`, the principal variation at `ply` set by
+    /// each improvement, stopping at a cut-off. The best score and move (`Pos::PASS` if none
+    /// beat `best`), or `None` once the search is stopped.
+    fn qsearch_moves(
+        &mut self,
+        moves: impl IntoIterator<Item = Pos>,
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: i32,
+    ) -> Option<(i32, Pos)> {
+        let mut best_move = Pos::PASS;
         for m in moves {
             self.board.play_unchecked(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
             self.board.undo();
             if self.stopped {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -286,15 +296,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha && best_move != Pos::PASS {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(key, ply_i, best_move, best, 0, bound);
-        best
+        Some((best, best_move))
     }
 
     /// The PVS node function. Returns the score for the side to move. `cut_node`: the node is

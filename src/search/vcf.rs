@@ -240,9 +240,11 @@ impl Solver {
     }
 
     /// Defender to move, the attacker `me` threatening a five: `None` if it does not. Else the
-    /// defender blocks the five point and `then` searches on (the block is pushed on the line
-    /// when `then` wins), or, with two five points or only a foul to block with, the attacker
-    /// completes a five ([`Self::finish_unstoppable`]). Both solvers' defences start here.
+    /// defender plays each stone that stops it ([`five_stops`]: the five point, outside caro)
+    /// and `then` searches on (the attacker wins when it wins after every one; the line shows
+    /// the last), or, when no stone stops it (two five points, or only a foul to block with),
+    /// the attacker completes a five ([`Self::finish_unstoppable`]). Both solvers' defences
+    /// start here.
     fn block_five(
         &mut self,
         board: &mut Board,
@@ -259,21 +261,20 @@ impl Solver {
         if stops.is_empty() {
             return Some(self.finish_unstoppable(board, me));
         }
-        // Every stop must lose (one outside caro); the line shows the last one's refutation.
-        let mut last: Vec<Pos> = Vec::new();
-        for f in stops {
-            let mark = self.line.len();
+        // Every stop must lose (one outside caro); the line keeps the last one's refutation.
+        let mark = self.line.len();
+        for (i, &f) in stops.iter().enumerate() {
             board.play_unchecked(f);
             let won = then(self, board);
             board.undo();
-            if !won {
+            if !won || i + 1 < stops.len() {
                 self.line.truncate(mark);
+            }
+            if !won {
                 return Some(false);
             }
-            last = self.line.drain(mark..).collect();
-            last.push(f);
         }
-        self.line.extend(last);
+        self.line.push(stops[stops.len() - 1]);
         Some(true)
     }
 
