@@ -826,27 +826,24 @@ fn random_positions_get_legal_sensible_moves() {
 #[test]
 fn caro_fours_one_stone_stops() {
     for rule in [Rule::Caro, Rule::CaroOverline] {
-        // White to move against two five points d8 and i8: either stops both.
-        let b = position(rule, "e8 f8 g8 h8", "c8 j8 o15", Color::White);
-        let r = search(&b, 4);
-        assert!(
-            [p("d8"), p("i8")].contains(&r.best),
-            "{rule:?}: {} is no stop",
-            r.best.to_renju(SIZE)
-        );
-        assert!(r.score > -WIN_THRESHOLD, "{rule:?}: lost? {}", r.score);
+        // White to move must play one of `stops` and not be lost.
+        let assert_stops = |white: &str, stops: [&str; 2]| {
+            let b = position(rule, "e8 f8 g8 h8", white, Color::White);
+            let r = search(&b, 4);
+            assert!(
+                stops.iter().any(|&s| p(s) == r.best),
+                "{rule:?}: {} is no stop",
+                r.best.to_renju(SIZE)
+            );
+            assert!(r.score > -WIN_THRESHOLD, "{rule:?}: lost? {}", r.score);
+        };
+        // Two five points d8 and i8: either stops both.
+        assert_stops("c8 j8 o15", ["d8", "i8"]);
         // Black to move: h8 makes that shape, which is no win.
         let b = position(rule, "e8 f8 g8", "c8 j8", Color::Black);
         let r = search(&b, 5);
         assert!(r.score < WIN_THRESHOLD, "{rule:?}: a false win {}", r.score);
-        // White to move against one five point i8 of a run blocked at d8: i8 or j8 stops it.
-        let b = position(rule, "e8 f8 g8 h8", "d8 a1 o15", Color::White);
-        let r = search(&b, 4);
-        assert!(
-            [p("i8"), p("j8")].contains(&r.best),
-            "{rule:?}: {} is no stop",
-            r.best.to_renju(SIZE)
-        );
-        assert!(r.score > -WIN_THRESHOLD, "{rule:?}: lost? {}", r.score);
+        // One five point i8 of a run blocked at d8: i8 or j8 stops it.
+        assert_stops("d8 a1 o15", ["i8", "j8"]);
     }
 }
