@@ -57,6 +57,14 @@ impl TimeControl {
     }
 }
 
+impl GameConfig {
+    /// The time control of the player of colour index `i` (0 black, 1 white).
+    #[must_use]
+    pub fn tc_of(&self, i: usize) -> TimeControl {
+        self.seat_tc[i].unwrap_or(self.tc)
+    }
+}
+
 /// What a renju black foul does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FoulMode {
@@ -75,6 +83,8 @@ pub struct GameConfig {
     pub size: usize,
     /// Time control.
     pub tc: TimeControl,
+    /// Per seat (black, white), a time control of that player's own instead of `tc` (time odds).
+    pub seat_tc: [Option<TimeControl>; 2],
     /// Extra time allowed past a limit before a forfeit (ms).
     pub tolerance_ms: u64,
     /// Draw when this many stones are on the board.
@@ -175,7 +185,7 @@ pub fn play(
     }
     rec.opening_len = rec.moves.len();
     for (i, e) in engines.iter_mut().enumerate() {
-        if let Err(reason) = start_game(e, cfg) {
+        if let Err(reason) = start_game(e, cfg, cfg.tc_of(i)) {
             let c = if i == 0 { Color::Black } else { Color::White };
             rec.winner = Some(c.opponent());
             rec.reason = reason;
@@ -183,7 +193,7 @@ pub fn play(
             return rec;
         }
     }
-    let mut left = [cfg.tc.match_ms as i64; 2];
+    let mut left = [cfg.tc_of(0).match_ms as i64, cfg.tc_of(1).match_ms as i64];
     let mut told = [false; 2]; // whether the engine has seen the position (BOARD) yet
     let mut passes = 0;
     loop {
@@ -237,7 +247,7 @@ impl Turn {
                 }
                 _ => board_command(board, me),
             };
-            let (reply, took) = match request(e, &cmd, left, cfg) {
+            let (reply, took) = match request(e, &cmd, left, cfg, cfg.tc_of(me.index())) {
                 Ok(a) => a,
                 Err((reason, restart)) => {
                     rec.winner = Some(me.opponent());
@@ -286,11 +296,12 @@ impl Turn {
     }
 }
 
-/// Start a game on engine `e` (`START`, then the `INFO` settings).
+/// Start a game on engine `e` playing under time control `tc` (`START`, then the `INFO`
+/// settings).
 ///
 /// # Errors
 /// Why the engine loses: it exited, or it did not answer `OK` in time.
-fn start_game(e: &mut EngineProc, cfg: &GameConfig) -> Result<(), Reason> {
+fn start_game(e: &mut EngineProc, cfg: &GameConfig, tc: TimeControl) -> Result<(), Reason> {
     let size = cfg.size;
     let ok = e.send(&format!("START {size}")).is_ok()
         && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
@@ -300,9 +311,9 @@ fn start_game(e: &mut EngineProc, cfg: &GameConfig) -> Result<(), Reason> {
     // fast as possible".
     let mut info = vec![
         format!("INFO rule {}", gomocup_rule(cfg.rule)),
-        format!("INFO timeout_match {}", cfg.tc.match_ms),
+        format!("INFO timeout_match {}", tc.match_ms),
     ];
-    if let Some(t) = cfg.tc.turn_ms {
+    if let Some(t) = tc.turn_ms {
         info.push(format!("INFO timeout_turn {t}"));
     }
     info.push(format!("INFO max_memory {}", cfg.max_memory));
@@ -317,8 +328,8 @@ fn start_game(e: &mut EngineProc, cfg: &GameConfig) -> Result<(), Reason> {
     }
 }
 
-/// Ask engine `e` for a move with `cmd` under the clock (`left`: its match time, updated):
-/// the reply line and the time it took (ms).
+/// Ask engine `e` for a move with `cmd` under its time control `tc` (`left`: its match time,
+/// updated): the reply line and the time it took (ms).
 ///
 /// # Errors
 /// Why the engine loses (crash or timeout) and whether it must be restarted.
@@ -327,16 +338,17 @@ fn request(
     cmd: &str,
     left: &mut i64,
     cfg: &GameConfig,
+    tc: TimeControl,
 ) -> Result<(String, u64), (Reason, bool)> {
-    if cfg.tc.match_ms > 0 {
+    if tc.match_ms > 0 {
         let _ = e.send(&format!("INFO time_left {left}"));
     }
     let start = Instant::now();
     let mut limit_ms = u64::MAX / 4;
-    if let Some(t) = cfg.tc.turn_ms {
+    if let Some(t) = tc.turn_ms {
         limit_ms = limit_ms.min(t);
     }
-    if cfg.tc.match_ms > 0 {
+    if tc.match_ms > 0 {
         limit_ms = limit_ms.min((*left).max(0) as u64);
     }
     let deadline = start + Duration::from_millis(limit_ms.saturating_add(cfg.tolerance_ms));
@@ -356,8 +368,8 @@ fn request(
     if took > limit_ms.saturating_add(cfg.tolerance_ms) {
         return Err((Reason::Timeout, false));
     }
-    if cfg.tc.match_ms > 0 {
-        *left = *left - took as i64 + cfg.tc.inc_ms as i64;
+    if tc.match_ms > 0 {
+        *left = *left - took as i64 + tc.inc_ms as i64;
     }
     Ok((reply, took))
 }

@@ -33,6 +33,10 @@ struct Args {
     /// Time control MATCH_S[/TURN_S][+INC_S], e.g. 60/5+0.5 or 0/1 (turn limit only).
     #[arg(long)]
     tc: String,
+    /// Time odds: engine N (1-based, in the order of the `--engine` options) plays under its own
+    /// time control, `N=MATCH_S[/TURN_S][+INC_S]` (repeatable), e.g. `2=20/1` for twice the time.
+    #[arg(long = "engine-tc")]
+    engine_tc: Vec<String>,
     /// Opening file (offset lines `dx,dy, ...` or move strings); each opening is played twice.
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -101,6 +105,23 @@ fn run() -> Result<(), String> {
 /// The tournament the checked arguments describe.
 fn config(args: &Args) -> Result<Config, String> {
     let tc = TimeControl::parse(&args.tc)?;
+    let mut engine_tc = vec![None; args.engines.len()];
+    for spec in &args.engine_tc {
+        let (n, t) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("--engine-tc '{spec}' is not N=TC"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("--engine-tc '{spec}': bad engine number"))?;
+        if n == 0 || n > args.engines.len() {
+            return Err(format!(
+                "--engine-tc '{spec}': there is no engine {n} (1..={})",
+                args.engines.len()
+            ));
+        }
+        engine_tc[n - 1] = Some(TimeControl::parse(t)?);
+    }
     let foul_mode = match args.foul.as_str() {
         "lose" => FoulMode::Lose,
         "reject" => FoulMode::Reject,
@@ -134,6 +155,7 @@ fn config(args: &Args) -> Result<Config, String> {
             rule: args.rule,
             size: args.size,
             tc,
+            seat_tc: [None, None],
             tolerance_ms: args.tolerance,
             draw_after: args.draw_after,
             foul_mode,
@@ -146,6 +168,7 @@ fn config(args: &Args) -> Result<Config, String> {
         out: args.out.clone(),
         format,
         about_timeout: Duration::from_secs(2),
+        engine_tc,
     })
 }
 

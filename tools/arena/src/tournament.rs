@@ -1,7 +1,7 @@
 //! Pairings (match, round robin, gauntlet, knockout), the worker pool, and result bookkeeping.
 
 use crate::engine::EngineProc;
-use crate::game::{self, GameConfig, GameRecord};
+use crate::game::{self, GameConfig, GameRecord, TimeControl};
 use crate::openings::Opening;
 use crate::records;
 use crate::stats::{elo_interval, los, Sprt, SprtStatus, Wld};
@@ -48,6 +48,9 @@ pub struct Config {
     pub format: Format,
     /// How long to wait for `ABOUT`.
     pub about_timeout: Duration,
+    /// Per engine (by index), a time control of its own instead of the game's (time odds);
+    /// missing entries play the game's.
+    pub engine_tc: Vec<Option<TimeControl>>,
 }
 
 /// One game to play.
@@ -481,7 +484,9 @@ fn worker(
             let mut b = procs.remove(&keys[0]).expect("started");
             let mut w = procs.remove(&keys[1]).expect("started");
             let names = [b.name.clone(), w.name.clone()];
-            let rec = game::play([&mut b, &mut w], &opening, &cfg.game);
+            let mut game_cfg = cfg.game.clone();
+            game_cfg.seat_tc = [black, white].map(|e| cfg.engine_tc.get(e).copied().flatten());
+            let rec = game::play([&mut b, &mut w], &opening, &game_cfg);
             for (i, (k, p)) in [(keys[0], b), (keys[1], w)].into_iter().enumerate() {
                 if rec.restart[i] {
                     let mut p = p;

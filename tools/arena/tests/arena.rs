@@ -331,6 +331,38 @@ fn bad_arguments_are_one_line_errors() {
             "--engine", "x", "--engine", "y", "--rule", "renju", "--games", "2", "--tc", "z",
             "--out", "/tmp/a",
         ],
+        vec![
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--rule",
+            "renju",
+            "--games",
+            "2",
+            "--tc",
+            "1",
+            "--engine-tc",
+            "3=1",
+            "--out",
+            "/tmp/a",
+        ],
+        vec![
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--rule",
+            "renju",
+            "--games",
+            "2",
+            "--tc",
+            "1",
+            "--engine-tc",
+            "2",
+            "--out",
+            "/tmp/a",
+        ],
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(&args)
@@ -392,6 +424,38 @@ fn an_sprt_stops_the_match_once_decided_and_reports_the_decision() {
     assert!(games < 400, "{summary}");
     assert!(summary.contains("\"status\": \"AcceptH1\""), "{summary}");
     assert!(stdout.contains("H1 accepted after"), "{stdout}");
+}
+
+#[test]
+fn time_odds_give_one_engine_its_own_time_control() {
+    // The slow fixture thinks 150 ms a move: at 0/0.05 (50 ms tolerance) it loses every game
+    // on time, with `--engine-tc 2=0/1` (its own 1 s a move) none; its opponent keeps 0/0.05.
+    // Games are drawn at 30 stones to keep the test short.
+    let tight = ["--tolerance", "50", "--draw-after", "30"];
+    let (_, summary) = fixture_match("odds-none", "greedy", "slow", "2", "0/0.05", &tight);
+    assert!(summary.contains("\"timeout\": 2"), "{summary}");
+    let odds = [
+        "--tolerance",
+        "50",
+        "--draw-after",
+        "30",
+        "--engine-tc",
+        "2=0/1",
+    ];
+    let (_, summary) = fixture_match("odds", "greedy", "slow", "2", "0/0.05", &odds);
+    assert_eq!(json_count(&summary, "games"), 2, "{summary}");
+    assert!(!summary.contains("\"timeout\""), "{summary}");
+    // The other engine is still held to 0/0.05: as the slow one it loses both games on time.
+    let odds = [
+        "--tolerance",
+        "50",
+        "--draw-after",
+        "30",
+        "--engine-tc",
+        "1=0/1",
+    ];
+    let (_, summary) = fixture_match("odds-first", "slow", "slow", "2", "0/0.05", &odds);
+    assert!(summary.contains("\"timeout\": 2"), "{summary}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! move), `garbage` (answers a move request with text), `occupied` (answers with an occupied
 //! point), `foul` (as black plays a forbidden point when there is one), `noabout` (never
 //! answers ABOUT, otherwise greedy), `noturnzero` (exits when told `INFO timeout_turn 0`,
-//! otherwise greedy).
+//! otherwise greedy), `slow` (greedy after thinking 150 ms a move).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -144,6 +144,12 @@ fn answer(mode: &str, board: &mut Board, rng: &mut StdRng) -> String {
             std::thread::sleep(std::time::Duration::from_secs(60));
         },
         "garbage" => "I resign, good game".to_string(),
+        "slow" => {
+            std::thread::sleep(std::time::Duration::from_millis(150));
+            let p = greedy(board, rng, false);
+            board.play_unchecked(p);
+            p.to_gomocup(size)
+        }
         "occupied" => {
             let first = board.history().find(|(p, _)| !p.is_pass()).map(|h| h.0);
             match first {

@@ -326,6 +326,7 @@ fn match_config(args: &Args, tc: TimeControl) -> Config {
             rule: args.rule,
             size: args.size,
             tc,
+            seat_tc: [None, None],
             tolerance_ms: 1000,
             draw_after: None,
             foul_mode: FoulMode::Lose,
@@ -338,6 +339,7 @@ fn match_config(args: &Args, tc: TimeControl) -> Config {
         out: args.dir.join("match"),
         format: Format::RoundRobin,
         about_timeout: Duration::from_secs(2),
+        engine_tc: Vec::new(),
     }
 }
 
