@@ -319,7 +319,7 @@ fn round_robin_prints_a_cross_table() {
 
 #[test]
 fn bad_arguments_are_one_line_errors() {
-    for args in [
+    let mut cases = vec![
         vec![
             "--engine", "x", "--rule", "renju", "--games", "2", "--tc", "1", "--out", "/tmp/a",
         ],
@@ -331,39 +331,18 @@ fn bad_arguments_are_one_line_errors() {
             "--engine", "x", "--engine", "y", "--rule", "renju", "--games", "2", "--tc", "z",
             "--out", "/tmp/a",
         ],
-        vec![
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--rule",
-            "renju",
-            "--games",
-            "2",
-            "--tc",
-            "1",
-            "--engine-tc",
-            "3=1",
-            "--out",
-            "/tmp/a",
-        ],
-        vec![
-            "--engine",
-            "x",
-            "--engine",
-            "y",
-            "--rule",
-            "renju",
-            "--games",
-            "2",
-            "--tc",
-            "1",
-            "--engine-tc",
-            "2",
-            "--out",
-            "/tmp/a",
-        ],
-    ] {
+    ];
+    // Time odds for an engine that does not exist, and a spec without `=TC`.
+    let renju = [
+        "--engine", "x", "--engine", "y", "--rule", "renju", "--games", "2", "--tc", "1", "--out",
+        "/tmp/a",
+    ];
+    for spec in ["3=1", "2"] {
+        let mut args = renju.to_vec();
+        args.extend(["--engine-tc", spec]);
+        cases.push(args);
+    }
+    for args in cases {
         let o = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(&args)
             .output()
