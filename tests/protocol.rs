@@ -1156,3 +1156,58 @@ fn renju_black_never_plays_a_foul() {
     }
     e.finish();
 }
+
+/// Renju black with no legal move (a position from a self-play game run to a full board, which a
+/// manager's 200-stone draw would have stopped): the one empty cell, 5,7, is an overline. Black
+/// passes (`-1,-1`) rather than play the forbidden point.
+#[test]
+fn renju_black_without_a_legal_move_passes() {
+    // X black, O white, '.' the empty cell; row y from the top, column x from the left.
+    const GRID: [&str; 15] = [
+        "XOOXOXOXOOXOOOO",
+        "XXXOXXXOOOXXOXO",
+        "OOXOXOXOXXXOXOX",
+        "OOOXXXOXOXOOOXX",
+        "XXXOOXXOXXOOOXO",
+        "OOOXOOOOXOXXXOX",
+        "OXOOOXOXOOXOOXX",
+        "XXXXO.OXOOOOXOX",
+        "XXOOXXXXOXXOOXO",
+        "XOOXOXXOXOOXOXX",
+        "OOOXXXOOOOXOOXX",
+        "XOOOOXXXOOXOXXX",
+        "OXXXXOOXOXXXXOO",
+        "OXXXOXOXXOOOXXX",
+        "OXOXXOXXOOXXOOO",
+    ];
+    let stones = |c: u8| -> Vec<Xy> {
+        let mut v = Vec::new();
+        for (y, row) in GRID.iter().enumerate() {
+            for (x, &b) in row.as_bytes().iter().enumerate() {
+                if b == c {
+                    v.push((x as i64, y as i64));
+                }
+            }
+        }
+        v
+    };
+    let (black, white) = (stones(b'X'), stones(b'O'));
+    assert_eq!((black.len(), white.len()), (112, 112));
+    let mut e = Engine::spawn();
+    e.send("INFO timeout_turn 300");
+    e.send("INFO rule 4");
+    e.expect_ok("START 15");
+    e.send_all(&board_block("YXBOARD", &black, &white));
+    let r = e.reply("YXSHOWFORBID");
+    if r != "FORBID 0507." {
+        e.fail(&format!(
+            "the only empty cell 5,7 is an overline for black: {r:?}"
+        ));
+    }
+    e.send_all(&board_block("BOARD", &black, &white));
+    let m = e.answer(Duration::from_secs(5));
+    if m != "-1,-1" {
+        e.fail(&format!("black has no legal move and must pass, got {m:?}"));
+    }
+    e.finish();
+}

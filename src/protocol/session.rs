@@ -104,6 +104,10 @@ impl Game {
 
     /// Play `p` for the side to move (a move the engine chose as legal).
     pub fn play(&mut self, p: Pos) {
+        if p.is_pass() {
+            self.board.pass();
+            return;
+        }
         self.board.play_unchecked(p);
     }
 
@@ -245,7 +249,9 @@ impl Game {
     }
 
     /// A legal move for the side to move: `best` if it is legal and not in `excluded`, else the
-    /// first such cell (candidates first), else any empty cell; `None` on a full board.
+    /// first such cell (candidates first), else a legal cell of `excluded`; the pass
+    /// ([`Pos::PASS`], answered `-1,-1`) when every empty cell is forbidden (renju black near a
+    /// full board: a foul loses, a pass at worst too); `None` on a full board.
     pub fn legal_or_fallback(&mut self, best: Pos, excluded: &[Pos]) -> Option<Pos> {
         let b = &mut self.board;
         let me = b.side_to_move();
@@ -256,10 +262,16 @@ impl Game {
             return Some(best);
         }
         let cells: Vec<Pos> = b.candidates().chain(b.empty_cells()).collect();
-        cells
+        if let Some(p) = cells.iter().copied().find(|&p| ok(b, p)) {
+            return Some(p);
+        }
+        if let Some(p) = cells
             .iter()
             .copied()
-            .find(|&p| ok(b, p))
-            .or_else(|| cells.into_iter().find(|&p| b.is_empty(p)))
+            .find(|&p| b.is_empty(p) && rules::legal(b, p, me))
+        {
+            return Some(p);
+        }
+        cells.iter().any(|&p| b.is_empty(p)).then_some(Pos::PASS)
     }
 }
