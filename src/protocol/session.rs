@@ -255,23 +255,16 @@ impl Game {
     pub fn legal_or_fallback(&mut self, best: Pos, excluded: &[Pos]) -> Option<Pos> {
         let b = &mut self.board;
         let me = b.side_to_move();
-        let ok = |b: &mut Board, p: Pos| {
-            b.is_empty(p) && !excluded.contains(&p) && rules::legal(b, p, me)
-        };
-        if !best.is_pass() && ok(b, best) {
+        let legal = |b: &mut Board, p: Pos| b.is_empty(p) && rules::legal(b, p, me);
+        if !best.is_pass() && !excluded.contains(&best) && legal(b, best) {
             return Some(best);
         }
         let cells: Vec<Pos> = b.candidates().chain(b.empty_cells()).collect();
-        if let Some(p) = cells.iter().copied().find(|&p| ok(b, p)) {
-            return Some(p);
-        }
-        if let Some(p) = cells
+        cells
             .iter()
             .copied()
-            .find(|&p| b.is_empty(p) && rules::legal(b, p, me))
-        {
-            return Some(p);
-        }
-        cells.iter().any(|&p| b.is_empty(p)).then_some(Pos::PASS)
+            .find(|&p| !excluded.contains(&p) && legal(b, p))
+            .or_else(|| cells.iter().copied().find(|&p| legal(b, p)))
+            .or_else(|| b.empty_cells().next().map(|_| Pos::PASS))
     }
 }
