@@ -103,7 +103,7 @@ fn the_engine_solves_sampled_positions_at_a_fixed_depth() {
     let sample = sample(4);
     let mut solved = 0;
     for t in &sample {
-        let m = engine_move(t, 500, Some(8)).expect("a move");
+        let m = engine_move(t, 500, Some(8), 1).expect("a move");
         solved += usize::from(solves(t, m));
     }
     // Wins the engine cannot miss: every foul and VCT position of the sample is a proven win
@@ -160,7 +160,7 @@ fn the_root_vct_guard_avoids_moves_that_lose_to_a_vct() {
     let mut lost = Vec::new();
     for t in &defend {
         let mut b = t.board().unwrap();
-        let m = engine_move(t, 500, Some(8)).expect("a move");
+        let m = engine_move(t, 500, Some(8), 1).expect("a move");
         b.play_unchecked(m);
         if Solver::new(32_000).vct(&mut b, 10) != Solution::NoWin {
             lost.push(t.to_line());

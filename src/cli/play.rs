@@ -391,6 +391,9 @@ pub(super) struct TacticsArgs {
     /// Search to this depth instead of for a turn's time.
     #[arg(long)]
     depth: Option<i32>,
+    /// Search threads for the judged move (not with --play).
+    #[arg(long, default_value_t = 1, conflicts_with = "play")]
+    threads: usize,
     /// Print every position's result.
     #[arg(long)]
     verbose: bool,
@@ -406,8 +409,13 @@ impl TacticsArgs {
         use crate::tactics::{engine_move, parse_file, solves, Kind};
         let io = |e: std::io::Error| e.to_string();
         let (turn_ms, depth) = (self.turn_ms, self.depth);
-        if !(1..=600_000).contains(&turn_ms) || depth.is_some_and(|d| !(1..=64).contains(&d)) {
-            return Err("--turn-ms must be in 1..=600000, --depth in 1..=64".into());
+        if !(1..=600_000).contains(&turn_ms)
+            || depth.is_some_and(|d| !(1..=64).contains(&d))
+            || !(1..=256).contains(&self.threads)
+        {
+            return Err(
+                "--turn-ms must be in 1..=600000, --depth in 1..=64, --threads in 1..=256".into(),
+            );
         }
         let file = &self.file;
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -419,7 +427,7 @@ impl TacticsArgs {
         let mut total = [0usize; 3];
         for (i, t) in set.iter().enumerate() {
             let k = Kind::ALL.iter().position(|&x| x == t.kind).unwrap_or(0);
-            let m = engine_move(t, turn_ms, depth);
+            let m = engine_move(t, turn_ms, depth, self.threads);
             let ok = m.is_some_and(|m| solves(t, m));
             total[k] += 1;
             solved[k] += usize::from(ok);

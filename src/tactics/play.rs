@@ -15,16 +15,17 @@ fn turn_settings(turn_ms: u64) -> Settings {
 }
 
 /// The engine's move in `t`'s position, searched as the protocol engine searches a turn of
-/// `turn_ms` milliseconds (its time limits, a fresh table), or to `depth` when given.
+/// `turn_ms` milliseconds (its time limits, a fresh table), or to `depth` when given, with
+/// `threads` search threads.
 #[must_use]
-pub fn engine_move(t: &Tactic, turn_ms: u64, depth: Option<i32>) -> Option<Pos> {
+pub fn engine_move(t: &Tactic, turn_ms: u64, depth: Option<i32>, threads: usize) -> Option<Pos> {
     let b = t.board().ok()?;
     let settings = turn_settings(turn_ms);
     let limits = match depth {
         Some(d) => crate::search::Limits::depth(d),
         None => settings.limits(std::time::Instant::now(), b.stone_count()),
     };
-    let mut searcher = Searcher::new(settings.hash_mb(), 1);
+    let mut searcher = Searcher::new(settings.hash_mb(), threads.max(1));
     Some(searcher.search(&b, limits, &mut Silent).best)
 }
 
