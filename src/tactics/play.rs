@@ -25,7 +25,7 @@ pub fn engine_move(t: &Tactic, turn_ms: u64, depth: Option<i32>, threads: usize)
         Some(d) => crate::search::Limits::depth(d),
         None => settings.limits(std::time::Instant::now(), b.stone_count()),
     };
-    let mut searcher = Searcher::new(settings.hash_mb(), threads.max(1));
+    let mut searcher = Searcher::new(settings.hash_mb(), threads);
     Some(searcher.search(&b, limits, &mut Silent).best)
 }
 
