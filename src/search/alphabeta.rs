@@ -32,7 +32,7 @@ pub struct Worker<'a> {
     nodes: u64,
     flushed: u64,
     stopped: bool,
-    /// Lazy SMP, main thread: abandon the iteration in progress once a helper has completed
+    /// Lazy SMP: abandon the iteration in progress once another thread has completed
     /// an iteration of at least this depth (it is taken over instead).
     abandon_at: Option<i32>,
     /// The iteration in progress was abandoned for a helper's (the search goes on).
@@ -160,7 +160,7 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
             } else if self
                 .abandon_at
-                .is_some_and(|d| self.shared.completed_depth() >= d)
+                .is_some_and(|d| self.shared.completed_by_others(self.id) >= d)
             {
                 self.stopped = true;
                 self.abandoned = true;

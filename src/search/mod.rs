@@ -254,6 +254,8 @@ pub struct Shared {
     completed: Mutex<Vec<Option<Completed>>>,
     /// The deepest iteration any helper has completed.
     completed_depth: AtomicI32,
+    /// The deepest iteration the main thread has completed.
+    main_completed: AtomicI32,
     /// Root moves the main thread dropped (the opponent wins by VCT after them): helpers drop
     /// them too at their next iteration.
     dropped: Mutex<Vec<Pos>>,
@@ -275,6 +277,7 @@ impl Shared {
                 .collect(),
             completed: Mutex::new(vec![None; threads.max(1)]),
             completed_depth: AtomicI32::new(0),
+            main_completed: AtomicI32::new(0),
             dropped: Mutex::new(Vec::new()),
         }
     }
@@ -311,6 +314,22 @@ impl Shared {
     /// The deepest iteration a helper has completed (0: none yet).
     fn completed_depth(&self) -> i32 {
         self.completed_depth.load(Ordering::Relaxed)
+    }
+
+    /// The main thread completed an iteration of `depth`.
+    fn main_completed(&self, depth: i32) {
+        self.main_completed.fetch_max(depth, Ordering::Relaxed);
+    }
+
+    /// The deepest iteration a thread other than thread `id` may have completed: for the main
+    /// thread the helpers' deepest, for a helper also the main thread's (0: none yet).
+    fn completed_by_others(&self, id: usize) -> i32 {
+        let helpers = self.completed_depth();
+        if id == 0 {
+            helpers
+        } else {
+            helpers.max(self.main_completed.load(Ordering::Relaxed))
+        }
     }
 
     /// The helpers' last completed iterations.

@@ -36,6 +36,10 @@ pub const ROOT_GUARD_TIME_PCT: u32 = 25;
 /// Lazy SMP move choice: a thread's vote is its score above the lowest of the deepest results
 /// plus this, so that the lowest-scoring of them still votes (evaluation points).
 pub const VOTE_OFFSET: i32 = 14;
+/// Lazy SMP: threads skip the depths other threads are searching only before this percentage
+/// of the optimum time has passed; later they join them (0: in a timed search every thread
+/// searches every depth, as plain Lazy SMP does; fixed-depth searches still skip).
+pub const LAZY_SKIP_TIME_PCT: u32 = 0;
 /// A move that makes a four (the reply is forced) is extended by one ply while the ply is below
 /// twice the iteration depth and below this cap (untested).
 pub const FOUR_EXTENSION_MAX_PLY: usize = 24;

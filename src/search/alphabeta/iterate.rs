@@ -68,7 +68,7 @@ impl Worker<'_> {
         let mut depth = 0;
         while !self.stopped && !self.shared.should_stop() {
             depth += 1;
-            while depth < max && self.shared.searching_at(depth) >= crowd {
+            while depth < max && self.may_skip() && self.shared.searching_at(depth) >= crowd {
                 depth += 1;
             }
             if depth > max {
@@ -82,8 +82,16 @@ impl Worker<'_> {
                 }
             }
             self.shared.count_searching(depth, true);
+            self.abandon_at = Some(depth);
             let score = self.aspiration_search(depth, prev_score);
+            self.abandon_at = None;
             self.shared.count_searching(depth, false);
+            if self.abandoned {
+                // Another thread completed this depth first: on to the next.
+                self.abandoned = false;
+                self.stopped = false;
+                continue;
+            }
             if self.stopped {
                 break;
             }
@@ -140,6 +148,7 @@ impl Worker<'_> {
                 self.vote(&mut result);
                 break;
             }
+            self.shared.main_completed(depth);
             self.record(&mut result, reporter, depth, score, pv);
             if result.best == prev_best {
                 stable += 1;
@@ -198,6 +207,7 @@ impl Worker<'_> {
     fn next_depth(&self, depth: i32) -> i32 {
         let mut depth = depth + 1;
         while depth < self.shared.limits.max_depth
+            && self.may_skip()
             && self.shared.searching_at(depth) >= self.crowd()
             && self.completed_elsewhere(depth).is_none()
         {
@@ -337,6 +347,18 @@ impl Worker<'_> {
                 return s;
             }
             window *= 2;
+        }
+    }
+
+    /// Lazy SMP: whether a thread may skip a depth other threads are searching. Only early in
+    /// a timed search (before [`LAZY_SKIP_TIME_PCT`] percent of the optimum time): later the
+    /// iteration two deeper would rarely complete in time, and the threads do better all on
+    /// the next depth (sharing the table) than spread over two depths alone. Always without a
+    /// clock (fixed depth, analysis).
+    fn may_skip(&self) -> bool {
+        match self.shared.limits.soft_time {
+            Some(soft) => self.shared.start.elapsed() * 100 < soft * LAZY_SKIP_TIME_PCT,
+            None => true,
         }
     }
 
