@@ -442,23 +442,42 @@ impl<'a> Worker<'a> {
             && static_eval + self.futility_unit * self.p.move_futility_pct * depth / 100 <= alpha;
         let mut next = 0usize;
         let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
-        while let Some(m) = picker.next_move() {
+        // ABDADA (several threads only): a later move another thread is searching is deferred
+        // to the end of the list (with its move number), and searched after the others.
+        let abdada = self.shared.threads > 1 && depth >= ABDADA_MIN_DEPTH;
+        let mut deferred: SmallVec<[(Pos, usize); 8]> = SmallVec::new();
+        let mut next_deferred = 0usize;
+        loop {
+            let (m, was_deferred) = match picker.next_move() {
+                Some(m) => (m, None),
+                None => match deferred.get(next_deferred) {
+                    Some(&(m, i)) => {
+                        next_deferred += 1;
+                        (m, Some(i))
+                    }
+                    None => break,
+                },
+            };
             let class = self.board.class(m, me);
             let own = rank(class);
             let theirs = rank(self.board.class(m, opp));
-            if lazy {
-                if !legal(&mut self.board, m, me) {
-                    continue;
-                }
-                if own == 0 && theirs == 0 && m != tt_move {
-                    capped += 1;
-                    if capped > self.p.max_quiet_moves as usize {
+            let i = if let Some(i) = was_deferred {
+                i
+            } else {
+                if lazy {
+                    if !legal(&mut self.board, m, me) {
                         continue;
                     }
+                    if own == 0 && theirs == 0 && m != tt_move {
+                        capped += 1;
+                        if capped > self.p.max_quiet_moves as usize {
+                            continue;
+                        }
+                    }
                 }
-            }
-            let i = next;
-            next += 1;
+                next += 1;
+                next - 1
+            };
             if i == 0 {
                 best_move = m;
             }
@@ -470,7 +489,7 @@ impl<'a> Worker<'a> {
             let threat = is_threat(own, theirs);
             let quiet = !threat && m != tt_move && forced.is_none();
             let reducible = !tactical && m != tt_move && forced.is_none();
-            if quiet {
+            if quiet && was_deferred.is_none() {
                 quiets += 1;
                 if !root && best > -WIN_THRESHOLD && quiets > count_limit {
                     continue;
@@ -481,12 +500,24 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let busy = if abdada {
+                key ^ (m.0 as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            } else {
+                0
+            };
+            if abdada && i > 0 && was_deferred.is_none() && self.shared.is_busy(busy) {
+                deferred.push((m, i));
+                continue;
+            }
             let mut new_depth = depth - 1;
             if class.is_four() && ply < self.extension_limit {
                 new_depth += 1;
             }
             if root {
                 self.watch(|w| w.searching(m));
+            }
+            if abdada {
+                self.shared.set_busy(busy, true);
             }
             self.board.play_unchecked(m);
             let mut score;
@@ -528,6 +559,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.board.undo();
+            if abdada {
+                self.shared.set_busy(busy, false);
+            }
             if self.stopped {
                 return 0;
             }

@@ -259,6 +259,10 @@ pub struct Shared {
     /// Root moves the main thread dropped (the opponent wins by VCT after them): helpers drop
     /// them too at their next iteration.
     dropped: Mutex<Vec<Pos>>,
+    /// ABDADA: hashes of the (node, move) pairs some thread is searching now (empty with one
+    /// thread). A thread defers a move another thread is busy with to the end of its move
+    /// list, so threads at one depth divide the work instead of repeating it.
+    busy: Vec<AtomicU64>,
 }
 
 impl Shared {
@@ -279,6 +283,32 @@ impl Shared {
             completed_depth: AtomicI32::new(0),
             main_completed: AtomicI32::new(0),
             dropped: Mutex::new(Vec::new()),
+            busy: if threads > 1 {
+                (0..params::BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// ABDADA: whether any thread is searching the (node, move) pair hashed as `h`.
+    #[inline]
+    pub(crate) fn is_busy(&self, h: u64) -> bool {
+        self.busy
+            .get(h as usize & (params::BUSY_SLOTS - 1))
+            .is_some_and(|b| b.load(Ordering::Relaxed) == h)
+    }
+
+    /// ABDADA: a thread starts (`true`) or ends (`false`) searching the pair hashed as `h`.
+    /// Races only lose or keep a mark a little too long: the mark is a hint.
+    #[inline]
+    pub(crate) fn set_busy(&self, h: u64, on: bool) {
+        if let Some(b) = self.busy.get(h as usize & (params::BUSY_SLOTS - 1)) {
+            if on {
+                b.store(h, Ordering::Relaxed);
+            } else if b.load(Ordering::Relaxed) == h {
+                b.store(0, Ordering::Relaxed);
+            }
         }
     }
 

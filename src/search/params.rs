@@ -40,6 +40,10 @@ pub const VOTE_OFFSET: i32 = 14;
 /// of the optimum time has passed; later they join them (0: in a timed search every thread
 /// searches every depth, as plain Lazy SMP does; fixed-depth searches still skip).
 pub const LAZY_SKIP_TIME_PCT: u32 = 0;
+/// ABDADA: slots of the table of (node, move) pairs being searched (a power of two).
+pub const BUSY_SLOTS: usize = 1 << 15;
+/// ABDADA: moves are deferred (and marked busy) only at nodes of at least this depth.
+pub const ABDADA_MIN_DEPTH: i32 = 3;
 /// A move that makes a four (the reply is forced) is extended by one ply while the ply is below
 /// twice the iteration depth and below this cap (untested).
 pub const FOUR_EXTENSION_MAX_PLY: usize = 24;
