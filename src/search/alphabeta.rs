@@ -37,6 +37,8 @@ pub struct Worker<'a> {
     abandon_at: Option<i32>,
     /// The iteration in progress was abandoned for a helper's (the search goes on).
     abandoned: bool,
+    /// ABDADA: moves this thread deferred because another thread was searching them.
+    deferrals: u64,
     killers: Vec<[Pos; 2]>,
     /// History per cell: one table per colour, and in renju a second per colour for threat
     /// moves ([`Worker::history_table`]).
@@ -116,6 +118,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             abandon_at: None,
             abandoned: false,
+            deferrals: 0,
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; MAX_CELLS]; 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -500,13 +503,10 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let busy = if abdada {
-                key ^ (m.0 as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            } else {
-                0
-            };
+            let busy = if abdada { Shared::busy_hash(key, m) } else { 0 };
             if abdada && i > 0 && was_deferred.is_none() && self.shared.is_busy(busy) {
                 deferred.push((m, i));
+                self.deferrals += 1;
                 continue;
             }
             let mut new_depth = depth - 1;

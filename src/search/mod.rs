@@ -15,7 +15,7 @@ pub mod vcf;
 
 use crate::board::Board;
 use crate::types::Pos;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -248,8 +248,6 @@ pub struct Shared {
     pub limits: Limits,
     /// Number of threads searching.
     pub threads: usize,
-    /// Per depth, how many threads are searching an iteration of that depth now.
-    searching: Vec<AtomicU32>,
     /// Per helper thread (index = thread id), its last completed iteration.
     completed: Mutex<Vec<Option<Completed>>>,
     /// The deepest iteration any helper has completed.
@@ -276,9 +274,6 @@ impl Shared {
             start: Instant::now(),
             limits,
             threads: threads.max(1),
-            searching: (0..=params::MAX_DEPTH as usize + 1)
-                .map(|_| AtomicU32::new(0))
-                .collect(),
             completed: Mutex::new(vec![None; threads.max(1)]),
             completed_depth: AtomicI32::new(0),
             main_completed: AtomicI32::new(0),
@@ -289,6 +284,12 @@ impl Shared {
                 Vec::new()
             },
         }
+    }
+
+    /// ABDADA: the hash of move `m` at the node of hash `key`.
+    #[inline]
+    pub(crate) fn busy_hash(key: u64, m: Pos) -> u64 {
+        key ^ (u64::from(m.0) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     /// ABDADA: whether any thread is searching the (node, move) pair hashed as `h`.
@@ -308,24 +309,6 @@ impl Shared {
                 b.store(h, Ordering::Relaxed);
             } else if b.load(Ordering::Relaxed) == h {
                 b.store(0, Ordering::Relaxed);
-            }
-        }
-    }
-
-    /// How many threads are searching an iteration of `depth` now.
-    fn searching_at(&self, depth: i32) -> u32 {
-        self.searching
-            .get(depth as usize)
-            .map_or(0, |c| c.load(Ordering::Relaxed))
-    }
-
-    /// A thread starts (`+1`) or ends (`-1`) an iteration of `depth`.
-    fn count_searching(&self, depth: i32, starts: bool) {
-        if let Some(c) = self.searching.get(depth as usize) {
-            if starts {
-                c.fetch_add(1, Ordering::Relaxed);
-            } else {
-                c.fetch_sub(1, Ordering::Relaxed);
             }
         }
     }

@@ -36,10 +36,6 @@ pub const ROOT_GUARD_TIME_PCT: u32 = 25;
 /// Lazy SMP move choice: a thread's vote is its score above the lowest of the deepest results
 /// plus this, so that the lowest-scoring of them still votes (evaluation points).
 pub const VOTE_OFFSET: i32 = 14;
-/// Lazy SMP: threads skip the depths other threads are searching only before this percentage
-/// of the optimum time has passed; later they join them (0: in a timed search every thread
-/// searches every depth, as plain Lazy SMP does; fixed-depth searches still skip).
-pub const LAZY_SKIP_TIME_PCT: u32 = 0;
 /// ABDADA: slots of the table of (node, move) pairs being searched (a power of two).
 pub const BUSY_SLOTS: usize = 1 << 15;
 /// ABDADA: moves are deferred (and marked busy) only at nodes of at least this depth.

@@ -54,23 +54,19 @@ fn vct_probe(
 impl Worker<'_> {
     /// A helper thread of a Lazy SMP search: the main thread's iterative deepening over the
     /// same root moves, with aspiration windows and its own ordering tables, filling the shared
-    /// table. A depth that at least half of the threads are searching already is skipped (by
-    /// the main thread too), so the threads spread over the next depths instead of repeating
-    /// one another's. Each completed iteration is published, for the main thread to take over
-    /// and for the final choice of move; root moves the main thread drops are dropped at the
-    /// next iteration. Runs until the search stops or it has completed the search's maximum
-    /// depth.
+    /// table. Every thread searches every depth; the threads divide the work of a depth by
+    /// deferring the moves another thread is searching (ABDADA, in the node function), and a
+    /// thread abandons an iteration another thread has completed. Each completed iteration is
+    /// published, for the main thread to take over and for the final choice of move; root
+    /// moves the main thread drops are dropped at the next iteration. Runs until the search
+    /// stops or it has completed the search's maximum depth.
     pub fn helper_iterate(&mut self, root: Vec<Pos>) {
         self.root = root;
         let max = self.shared.limits.max_depth;
-        let crowd = self.crowd();
         let mut prev_score = 0;
         let mut depth = 0;
         while !self.stopped && !self.shared.should_stop() {
             depth += 1;
-            while depth < max && self.may_skip() && self.shared.searching_at(depth) >= crowd {
-                depth += 1;
-            }
             if depth > max {
                 break;
             }
@@ -81,11 +77,9 @@ impl Worker<'_> {
                     break;
                 }
             }
-            self.shared.count_searching(depth, true);
             self.abandon_at = Some(depth);
             let score = self.aspiration_search(depth, prev_score);
             self.abandon_at = None;
-            self.shared.count_searching(depth, false);
             if self.abandoned {
                 // Another thread completed this depth first: on to the next.
                 self.abandoned = false;
@@ -127,10 +121,10 @@ impl Worker<'_> {
         let mut previous_iterations = [self.shared.start.elapsed(); 2];
         let mut depth = 0;
         while depth < self.shared.limits.max_depth {
-            depth = self.next_depth(depth);
+            depth += 1;
             // With helpers, an iteration is timed from the main thread's last but one (an
-            // iteration taken over from a helper took the main thread no time of its own, and
-            // the threads take turns at the depths).
+            // iteration taken over from a helper that got ahead may have taken the main thread
+            // no time of its own).
             let iteration_start = if self.shared.threads > 1 {
                 previous_iterations[0]
             } else {
@@ -201,21 +195,6 @@ impl Worker<'_> {
         result
     }
 
-    /// The main thread's next depth after `depth`: one deeper, and (Lazy SMP, like the
-    /// helpers) past the depths enough threads are searching already, unless a helper has
-    /// completed one (then [`Worker::main_iteration`] takes it over).
-    fn next_depth(&self, depth: i32) -> i32 {
-        let mut depth = depth + 1;
-        while depth < self.shared.limits.max_depth
-            && self.may_skip()
-            && self.shared.searching_at(depth) >= self.crowd()
-            && self.completed_elsewhere(depth).is_none()
-        {
-            depth += 1;
-        }
-        depth
-    }
-
     /// The main thread's iteration at `depth`: its score and line (no line when stopped). An
     /// iteration a helper has completed already is taken over, not searched again (it counts
     /// as the main thread's for the decisions that follow; `depth` becomes the helper's), also
@@ -229,9 +208,7 @@ impl Worker<'_> {
             }
             self.abandon_at = abandon.then_some(*depth);
             self.watch(|w| w.start_iteration());
-            self.shared.count_searching(*depth, true);
             let score = self.aspiration_search(*depth, prev_score);
-            self.shared.count_searching(*depth, false);
             self.abandon_at = None;
             if self.abandoned {
                 // Taken over above; if that helper's move has been dropped from the root
@@ -348,27 +325,6 @@ impl Worker<'_> {
             }
             window *= 2;
         }
-    }
-
-    /// Lazy SMP: whether a thread may skip a depth other threads are searching. Only early in
-    /// a timed search (before [`LAZY_SKIP_TIME_PCT`] percent of the optimum time): later the
-    /// iteration two deeper would rarely complete in time, and the threads do better all on
-    /// the next depth (sharing the table) than spread over two depths alone. Always without a
-    /// clock (fixed depth, analysis).
-    fn may_skip(&self) -> bool {
-        match self.shared.limits.soft_time {
-            Some(soft) => self.shared.start.elapsed() * 100 < soft * LAZY_SKIP_TIME_PCT,
-            None => true,
-        }
-    }
-
-    /// Lazy SMP: a depth that this many threads are searching already is skipped (half of
-    /// the threads, rounded up; `u32::MAX` with one thread: nothing is skipped).
-    fn crowd(&self) -> u32 {
-        if self.shared.threads <= 1 {
-            return u32::MAX;
-        }
-        self.shared.threads.div_ceil(2) as u32
     }
 
     /// Lazy SMP: the deepest iteration of at least `depth` a helper has completed, if its move

@@ -64,3 +64,46 @@ fn renju_threat_and_quiet_histories_are_apart() {
         assert!(after_quiet > after_threat, "{rule:?}");
     }
 }
+
+/// ABDADA: a move deferred because another thread is searching it is still searched, in the
+/// same order among the deferred and with its own move number. A main thread of a two-thread
+/// search (no helper running) with every root move marked busy defers every root move but
+/// the first at the first iteration deep enough, and still ends with one thread's move and
+/// score on every bench position; the marks are taken off as the moves are searched.
+#[test]
+fn deferred_moves_are_still_searched() {
+    use super::super::tt::Table;
+    use super::super::{Limits, Searcher, Silent};
+    let depth = ABDADA_MIN_DEPTH;
+    let mut deferred_somewhere = false;
+    for &(rule, size, moves) in crate::bench::POSITIONS {
+        let board = crate::bench::position(rule, size, moves).expect("bench position");
+        let one = Searcher::new(1, 1).search(&board, Limits::depth(depth), &mut Silent);
+        let shared = Shared::new(Table::new(1), Limits::depth(depth), 2);
+        let root = board.hash();
+        let cells: Vec<Pos> = (0..size * size)
+            .map(|i| Pos(i as u16))
+            .filter(|&p| board.is_empty(p))
+            .collect();
+        for &p in &cells {
+            shared.set_busy(Shared::busy_hash(root, p), true);
+        }
+        let mut w = Worker::new(board.clone(), &shared, 0);
+        let two = w.iterate(&mut Silent);
+        assert_eq!(
+            (one.best, one.score, one.depth),
+            (two.best, two.score, two.depth),
+            "{moves}"
+        );
+        if w.deferrals > 0 {
+            deferred_somewhere = true;
+            assert!(
+                w.root
+                    .iter()
+                    .all(|&m| !shared.is_busy(Shared::busy_hash(root, m))),
+                "{moves}: a searched root move left marked busy"
+            );
+        }
+    }
+    assert!(deferred_somewhere, "no root move was ever deferred");
+}
