@@ -1,6 +1,6 @@
 //! Iterative deepening on one worker: the main thread's preparation (forced moves, the root
 //! guard), its iterations with aspiration windows, time decisions and the root VCT probe and
-//! guard; a helper thread's iterations; and Lazy SMP's sharing between them (depths skipped or
+//! guard; a helper thread's iterations; and Lazy SMP's sharing between them (iterations abandoned or
 //! taken over, the final vote). The node function is in the parent module.
 
 use super::Worker;
