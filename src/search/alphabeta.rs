@@ -503,8 +503,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let busy = if abdada { Shared::busy_hash(key, m) } else { 0 };
-            if abdada && i > 0 && was_deferred.is_none() && self.shared.is_busy(busy) {
+            let busy = abdada.then(|| Shared::busy_hash(key, m));
+            if busy.is_some_and(|h| i > 0 && was_deferred.is_none() && self.shared.is_busy(h)) {
                 deferred.push((m, i));
                 self.deferrals += 1;
                 continue;
@@ -516,8 +516,8 @@ impl<'a> Worker<'a> {
             if root {
                 self.watch(|w| w.searching(m));
             }
-            if abdada {
-                self.shared.set_busy(busy, true);
+            if let Some(h) = busy {
+                self.shared.set_busy(h, true);
             }
             self.board.play_unchecked(m);
             let mut score;
@@ -559,8 +559,8 @@ impl<'a> Worker<'a> {
                 }
             }
             self.board.undo();
-            if abdada {
-                self.shared.set_busy(busy, false);
+            if let Some(h) = busy {
+                self.shared.set_busy(h, false);
             }
             if self.stopped {
                 return 0;
