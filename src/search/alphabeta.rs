@@ -152,15 +152,23 @@ impl<'a> Worker<'a> {
     }
 
     /// Count a node and poll the limits every [`CHECK_EVERY`] nodes; true once the search must
-    /// stop.
+    /// stop. With several threads the stop flag is also read at every node (one relaxed load),
+    /// and a thread that finds a limit reached raises it for the others: with more threads than
+    /// cores a thread runs a fraction of the time, and the stop must not wait for each of them
+    /// to search [`CHECK_EVERY`] more nodes.
     #[inline]
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes >= self.next_check {
+        if self.shared.threads > 1 && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
             self.flush_nodes();
             if self.shared.should_stop() {
                 self.stopped = true;
+                if self.shared.threads > 1 {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
             } else if self
                 .abandon_at
                 .is_some_and(|d| self.shared.completed_by_others(self.id) >= d)
