@@ -7,8 +7,12 @@ fn main() {
         let code = renju_engine::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
         std::process::exit(code);
     }
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let code = renju_engine::cli::run(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock());
+    // Unlocked handles (each write takes the lock): a lock held for the whole run would block
+    // any other thread that writes, a search thread's panic message included, for good.
+    let code = renju_engine::cli::run(
+        std::env::args_os(),
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
+    );
     std::process::exit(code);
 }
