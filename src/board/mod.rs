@@ -467,6 +467,40 @@ mod tests {
     use crate::pattern::table::{cell_key, cell_key_patterns, CELL_KEYS};
 
     #[test]
+    fn hash_after_is_the_hash_after_playing() {
+        // Seeded random games (passes included) on several sizes and rules: the predicted key
+        // of every empty cell equals the key once the stone is played.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (size, rule) in [
+            (15, Rule::Renju),
+            (20, Rule::Freestyle),
+            (7, Rule::Standard),
+        ] {
+            let mut b = Board::new(size, rule).unwrap();
+            for _ in 0..size * size / 2 {
+                if next() % 9 == 0 {
+                    b.pass();
+                }
+                let empty: Vec<Pos> = b.empty_cells().collect();
+                for &p in &empty {
+                    let predicted = b.hash_after(p);
+                    b.play_unchecked(p);
+                    assert_eq!(predicted, b.hash(), "cell {p:?} of size {size}");
+                    b.undo();
+                }
+                let p = empty[(next() % empty.len() as u64) as usize];
+                b.play_unchecked(p);
+            }
+        }
+    }
+
+    #[test]
     fn cell_key_of_packed_patterns_matches_cell_key() {
         // Every black/white pattern combination: pack as the board does, extract per colour.
         for kb in (0..CELL_KEYS).step_by(7) {

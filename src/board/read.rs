@@ -3,6 +3,7 @@
 //! board's fields (see the representation in the module above).
 
 use super::masks::line_masks;
+use super::zobrist;
 use super::Candidates;
 use super::{cell_key_of, Board, CellSet, CodeSums, BLACK, EMPTY, PAD, SET_WORDS, WHITE};
 use crate::pattern::classify::code;
@@ -38,6 +39,14 @@ impl Board {
     #[must_use]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The [`Board::hash`] after the side to move plays at empty cell `p`
+    /// ([`Board::play_unchecked`]), without playing it (for a table prefetch).
+    #[inline]
+    #[must_use]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ zobrist::STONE[self.side.index()][p.index()] ^ zobrist::SIDE
     }
 
     /// Number of plies played (passes included).

@@ -289,6 +289,7 @@ impl<'a> Worker<'a> {
     ) -> Option<(i32, Pos)> {
         let mut best_move = Pos::PASS;
         for m in moves {
+            self.shared.tt.prefetch(self.board.hash_after(m));
             self.board.play_unchecked(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
             self.board.undo();
@@ -527,6 +528,7 @@ impl<'a> Worker<'a> {
             if let Some(h) = busy {
                 self.shared.set_busy(h, true);
             }
+            self.shared.tt.prefetch(self.board.hash_after(m));
             self.board.play_unchecked(m);
             let mut score;
             if i == 0 {
