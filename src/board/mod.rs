@@ -42,6 +42,8 @@ use std::fmt;
 
 /// Padding cells before the first cell of a line word.
 const PAD: usize = 5;
+/// The low bit of every two-bit cell of a line word.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 /// Number of lines per direction (the diagonals of the largest board).
 const MAX_LINES: usize = 2 * MAX_SIZE - 1;
 /// Words of a cell bit set.
@@ -326,20 +328,22 @@ impl Board {
             self.words[d][li] |= u64::from(v) << (2 * (pos + PAD));
             let word = self.words[d][li];
             let delta = self.delta[d];
-            for k in 1..=self.reach {
-                // Forward neighbour at padded index pos + PAD + k.
-                let fwd = pos + PAD + k;
-                if (word >> (2 * fwd)) & 3 == 0 {
-                    let q = (pi as isize + k as isize * delta) as usize;
-                    let key = window_to_key((word >> (2 * (pos + k))) & WINDOW_MASK);
-                    self.update_dir(q, d, key);
-                }
-                let back = pos + PAD - k;
-                if (word >> (2 * back)) & 3 == 0 {
-                    let q = (pi as isize - k as isize * delta) as usize;
-                    let key = window_to_key((word >> (2 * (pos - k))) & WINDOW_MASK);
-                    self.update_dir(q, d, key);
-                }
+            // The empty cells among the `reach` neighbours on each side, one bit (the low bit
+            // of its two) per cell of the span from padded index `pos + PAD - reach` (padding
+            // and walls are never empty, and the new stone's own cell is occupied now).
+            let reach = self.reach;
+            let span = word >> (2 * (pos + PAD - reach));
+            let mut empties =
+                !(span | (span >> 1)) & LOW_BITS & ((1u64 << (2 * (2 * reach + 1))) - 1);
+            while empties != 0 {
+                let j = empties.trailing_zeros() as usize / 2;
+                empties &= empties - 1;
+                // Cell `q` is `j - reach` steps from the stone; its window starts at padded
+                // index `pos + j - reach` (its own padded index less PAD).
+                let k = j as isize - reach as isize;
+                let q = (pi as isize + k * delta) as usize;
+                let key = window_to_key((word >> (2 * (pos + j - reach))) & WINDOW_MASK);
+                self.update_dir(q, d, key);
             }
         }
         #[cfg(feature = "check-invariants")]
