@@ -317,10 +317,7 @@ impl Board {
         for (w, n) in self.cand.iter_mut().zip(near.iter()) {
             *w |= n;
         }
-        self.hash ^= zobrist::STONE[c.index()][pi];
-        if self.side != c.opponent() {
-            self.hash ^= zobrist::SIDE;
-        }
+        self.hash = self.hash_with_stone(p, c);
         self.side = c.opponent();
         for d in 0..4 {
             let li = self.line_idx[d][pi] as usize;
@@ -348,6 +345,18 @@ impl Board {
         }
         #[cfg(feature = "check-invariants")]
         self.debug_check();
+    }
+
+    /// The hash key once a stone of `c` is put at `p` and `c`'s opponent is to move (the one
+    /// place the key's stone and side terms are combined; [`Board::hash_after`] asks it too).
+    #[inline]
+    fn hash_with_stone(&self, p: Pos, c: Color) -> u64 {
+        let side = if self.side == c.opponent() {
+            0
+        } else {
+            zobrist::SIDE
+        };
+        self.hash ^ zobrist::STONE[c.index()][p.index()] ^ side
     }
 
     /// Refresh the pattern byte of cell `q` in direction `d` from line key `key`.
@@ -469,18 +478,14 @@ pub fn cell_key_of(pats: u32, c: Color) -> usize {
 mod tests {
     use super::*;
     use crate::pattern::table::{cell_key, cell_key_patterns, CELL_KEYS};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn hash_after_is_the_hash_after_playing() {
         // Seeded random games (passes included) on several sizes and rules: the predicted key
         // of every empty cell equals the key once the stone is played.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = StdRng::seed_from_u64(0x9E37_79B9);
         for (size, rule) in [
             (15, Rule::Renju),
             (20, Rule::Freestyle),
@@ -488,7 +493,7 @@ mod tests {
         ] {
             let mut b = Board::new(size, rule).unwrap();
             for _ in 0..size * size / 2 {
-                if next() % 9 == 0 {
+                if rng.gen_range(0..9) == 0 {
                     b.pass();
                 }
                 let empty: Vec<Pos> = b.empty_cells().collect();
@@ -498,7 +503,7 @@ mod tests {
                     assert_eq!(predicted, b.hash(), "cell {p:?} of size {size}");
                     b.undo();
                 }
-                let p = empty[(next() % empty.len() as u64) as usize];
+                let p = empty[rng.gen_range(0..empty.len())];
                 b.play_unchecked(p);
             }
         }

@@ -3,7 +3,6 @@
 //! board's fields (see the representation in the module above).
 
 use super::masks::line_masks;
-use super::zobrist;
 use super::Candidates;
 use super::{cell_key_of, Board, CellSet, CodeSums, BLACK, EMPTY, PAD, SET_WORDS, WHITE};
 use crate::pattern::classify::code;
@@ -46,7 +45,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn hash_after(&self, p: Pos) -> u64 {
-        self.hash ^ zobrist::STONE[self.side.index()][p.index()] ^ zobrist::SIDE
+        self.hash_with_stone(p, self.side)
     }
 
     /// Number of plies played (passes included).
