@@ -40,6 +40,9 @@ pub struct Worker<'a> {
     /// ABDADA: moves this thread deferred because another thread was searching them.
     deferrals: u64,
     killers: Vec<[Pos; 2]>,
+    /// Counter moves: per colour, the quiet move that last cut off after the opponent's stone
+    /// on each cell ([`COUNTER_BONUS`] in the ordering key; kept only when that is not 0).
+    counters: Vec<[Pos; MAX_CELLS]>,
     /// History per cell: one table per colour, and in renju a second per colour for threat
     /// moves ([`Worker::history_table`]).
     history: Vec<[i32; MAX_CELLS]>,
@@ -120,6 +123,7 @@ impl<'a> Worker<'a> {
             abandoned: false,
             deferrals: 0,
             killers: vec![[Pos::PASS; 2]; MAX_PLY + 1],
+            counters: vec![[Pos::PASS; MAX_CELLS]; 2],
             history: vec![[0; MAX_CELLS]; 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
             extension_limit: 0,
@@ -178,6 +182,21 @@ impl<'a> Worker<'a> {
             }
         }
         self.stopped
+    }
+
+    /// Whether `m` lies farther than [`LMR_FAR`] cells (the larger of the two axis distances)
+    /// from both the opponent's last stone and the side's own last stone; false when either
+    /// is missing or a pass.
+    fn far_from_play(&self, m: Pos) -> bool {
+        let n = self.board.size();
+        let (mx, my) = (m.x(n) as i32, m.y(n) as i32);
+        let far = |k: usize| {
+            self.board.ply_back(k).is_some_and(|(p, _)| {
+                !p.is_pass()
+                    && (p.x(n) as i32 - mx).abs().max((p.y(n) as i32 - my).abs()) > self.p.lmr_far
+            })
+        };
+        far(0) && far(1)
     }
 
     /// The principal variation at `ply` becomes `m` followed by the child's.
@@ -369,7 +388,7 @@ impl<'a> Worker<'a> {
         }
         // Internal iterative reduction: without a TT move the ordering is a guess; search one
         // ply shallower.
-        let depth = if tt_move == Pos::PASS && depth >= self.p.iir_min_depth && !root {
+        let mut depth = if tt_move == Pos::PASS && depth >= self.p.iir_min_depth && !root {
             depth - 1
         } else {
             depth
@@ -452,6 +471,16 @@ impl<'a> Worker<'a> {
             && depth <= self.p.move_futility_depth
             && alpha.abs() < WIN_THRESHOLD
             && static_eval + self.futility_unit * self.p.move_futility_pct * depth / 100 <= alpha;
+        // Fail-high reduction ([`FHR_PCT`]): an expected cut node already well above beta
+        // searches its non-tactical moves one ply shallower.
+        let likely_fail_high = self.p.fhr_pct > 0
+            && cut_node
+            && !threatened
+            && !root
+            && !pv_node
+            && beta.abs() < WIN_THRESHOLD
+            && static_eval < WIN_THRESHOLD
+            && static_eval >= beta + self.futility_unit * self.p.fhr_pct * depth / 100;
         let mut next = 0usize;
         let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
         // ABDADA (several threads only): a later move another thread is searching is deferred
@@ -511,6 +540,16 @@ impl<'a> Worker<'a> {
                 if futile && best > -WIN_THRESHOLD {
                     continue;
                 }
+                // Trivial moves ([`TRIVIAL_DEPTH`]): nothing for either side on the cell.
+                if lazy
+                    && !root
+                    && best > -WIN_THRESHOLD
+                    && depth < self.p.trivial_depth
+                    && class == Class::None
+                    && self.board.class(m, opp) == Class::None
+                {
+                    continue;
+                }
             }
             let busy = abdada.then(|| Shared::busy_hash(key, m));
             if busy.is_some_and(|h| i > 0 && was_deferred.is_none() && self.shared.is_busy(h)) {
@@ -522,12 +561,18 @@ impl<'a> Worker<'a> {
             if class.is_four() && ply < self.extension_limit {
                 new_depth += 1;
             }
+            if likely_fail_high && !tactical {
+                new_depth -= 1;
+            }
             if root {
                 self.watch(|w| w.searching(m));
             }
             if let Some(h) = busy {
                 self.shared.set_busy(h, true);
             }
+            // A move away from both sides' last stones ([`LMR_FAR`]) is reduced one ply more.
+            let far =
+                self.p.lmr_far > 0 && reducible && i >= LMR_MIN_MOVES && self.far_from_play(m);
             self.shared.tt.prefetch(self.board.hash_after(m));
             self.board.play_unchecked(m);
             let mut score;
@@ -550,6 +595,15 @@ impl<'a> Worker<'a> {
                         r += 1;
                     }
                     if cut_node {
+                        r += 1;
+                    }
+                    // Renju's bounded history ([`HISTORY_LMR_DIV`]): a move that often cut off
+                    // is reduced less, one that often failed more.
+                    if self.gravity && self.p.history_lmr_div > 0 {
+                        r -= self.history[self.history_table(me, threat)][m.index()]
+                            / self.p.history_lmr_div;
+                    }
+                    if far {
                         r += 1;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
@@ -587,12 +641,31 @@ impl<'a> Worker<'a> {
                     if root {
                         self.root_best = Some((m, score, self.pv[0].clone()));
                     }
+                    // [`PV_ALPHA_REDUCTION`]: with a move that raised alpha, the later moves
+                    // of a PV node are searched one ply shallower.
+                    if self.p.pv_alpha_reduction > 0
+                        && pv_node
+                        && score < beta
+                        && depth > 2
+                        && depth < 12
+                        && beta < WIN_THRESHOLD
+                        && score > -WIN_THRESHOLD
+                    {
+                        depth -= 1;
+                    }
                     if score >= beta {
                         if !threat {
                             let k = &mut self.killers[ply];
                             if k[0] != m {
                                 k[1] = k[0];
                                 k[0] = m;
+                            }
+                            if self.p.counter_bonus > 0 {
+                                if let Some((l, _)) = self.board.last_move() {
+                                    if !l.is_pass() {
+                                        self.counters[me.index()][l.index()] = m;
+                                    }
+                                }
                             }
                         }
                         self.history_cutoff(me, m, threat, depth, &tried_quiets);

@@ -97,6 +97,32 @@ pub const MOVE_FUTILITY_PLIES: i32 = 1;
 /// one ply shallower. Ledger: +18.4 over 2945 renju games at 0.05 s/move (accepted; earlier runs
 /// on older mains were small positives).
 pub const IIR_MIN_DEPTH: i32 = 4;
+/// Fail-high reduction: in an expected cut node (not on the PV, not threatened) whose static
+/// evaluation is above beta by this percentage of the reverse-futility margin per ply of
+/// remaining depth, every move but a tactical one (own four or better, block of the
+/// opponent's double threat) is searched one ply shallower; 0 turns it off. Ledger: 20 gave
+/// +11.0 ± 26.6 over 600 renju games at 0.5 s/move (undecided), so it stays off.
+pub const FHR_PCT: i32 = 0;
+/// Late-move reductions with the bounded (renju) history: one ply less per this much of the
+/// move's history entry, one more per this much below zero; 0 turns it off (untested; 24,000
+/// gives at most 2 plies either way with [`HISTORY_MAX`] 64,000).
+pub const HISTORY_LMR_DIV: i32 = 0;
+/// Ordering-key bonus of the counter move (per colour, the quiet move that last cut off after
+/// the opponent's stone on the same cell as the opponent's last stone); 0 turns the table off
+/// (untested; a killer gets 5,000).
+pub const COUNTER_BONUS: i32 = 0;
+/// Late-move reductions: a reducible move farther than this many cells (in both directions'
+/// larger distance) from the opponent's last stone and from the side's own last stone is
+/// reduced one ply more; 0 turns it off (untested).
+pub const LMR_FAR: i32 = 0;
+/// Principal-variation nodes: once a move raised alpha (not to a mate score), the later moves
+/// of the node are searched one ply shallower while the remaining depth is within 3..=11;
+/// 0 turns it off, 1 on (untested).
+pub const PV_ALPHA_REDUCTION: i32 = 0;
+/// Trivial-move pruning: below this remaining depth (not at the root, once a non-losing move
+/// is known) a quiet candidate on which neither side has even a two is skipped; 0 turns it
+/// off (untested).
+pub const TRIVIAL_DEPTH: i32 = 0;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -191,6 +217,18 @@ pub struct SearchParams {
     pub time_drop_pct: i32,
     /// [`TIME_TURN_PCT`].
     pub time_turn_pct: i32,
+    /// [`FHR_PCT`].
+    pub fhr_pct: i32,
+    /// [`HISTORY_LMR_DIV`].
+    pub history_lmr_div: i32,
+    /// [`COUNTER_BONUS`].
+    pub counter_bonus: i32,
+    /// [`LMR_FAR`].
+    pub lmr_far: i32,
+    /// [`PV_ALPHA_REDUCTION`].
+    pub pv_alpha_reduction: i32,
+    /// [`TRIVIAL_DEPTH`].
+    pub trivial_depth: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -217,7 +255,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 23;
+pub const N_TUNABLE: usize = 29;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -248,6 +286,12 @@ impl SearchParams {
         time_stable_pct: TIME_STABLE_PCT as i32,
         time_drop_pct: TIME_DROP_PCT as i32,
         time_turn_pct: TIME_TURN_PCT as i32,
+        fhr_pct: FHR_PCT,
+        history_lmr_div: HISTORY_LMR_DIV,
+        counter_bonus: COUNTER_BONUS,
+        lmr_far: LMR_FAR,
+        pv_alpha_reduction: PV_ALPHA_REDUCTION,
+        trivial_depth: TRIVIAL_DEPTH,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -275,6 +319,12 @@ impl SearchParams {
         tunable("time_stable_pct", 20, 100, 8.0),
         tunable("time_drop_pct", 0, 150, 10.0),
         tunable("time_turn_pct", 40, 100, 5.0),
+        tunable("fhr_pct", 0, 400, 5.0),
+        tunable("history_lmr_div", 0, 100_000, 4_000.0),
+        tunable("counter_bonus", 0, 20_000, 500.0),
+        tunable("lmr_far", 0, 20, 1.0),
+        tunable("pv_alpha_reduction", 0, 1, 1.0),
+        tunable("trivial_depth", 0, 12, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -304,6 +354,12 @@ impl SearchParams {
             self.time_stable_pct,
             self.time_drop_pct,
             self.time_turn_pct,
+            self.fhr_pct,
+            self.history_lmr_div,
+            self.counter_bonus,
+            self.lmr_far,
+            self.pv_alpha_reduction,
+            self.trivial_depth,
         ]
     }
 
@@ -334,6 +390,12 @@ impl SearchParams {
             time_stable_pct: v[20],
             time_drop_pct: v[21],
             time_turn_pct: v[22],
+            fhr_pct: v[23],
+            history_lmr_div: v[24],
+            counter_bonus: v[25],
+            lmr_far: v[26],
+            pv_alpha_reduction: v[27],
+            trivial_depth: v[28],
         }
     }
 

@@ -17,6 +17,14 @@ impl Worker<'_> {
         let threat = k >= RANK_UNIT;
         if self.killers[ply][0] == p || self.killers[ply][1] == p {
             k += 5_000;
+        } else if self.p.counter_bonus > 0
+            && !threat
+            && self
+                .board
+                .last_move()
+                .is_some_and(|(l, _)| !l.is_pass() && self.counters[me.index()][l.index()] == p)
+        {
+            k += self.p.counter_bonus;
         }
         let h = self.history[self.history_table(me, threat)][p.index()] >> 4;
         k + if self.gravity {

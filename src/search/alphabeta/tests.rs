@@ -107,3 +107,88 @@ fn deferred_moves_are_still_searched() {
     }
     assert!(deferred_somewhere, "no root move was ever deferred");
 }
+
+/// A move is "far from play" when it is more than [`LMR_FAR`] cells from both sides' last
+/// stones (the larger axis distance), and never before both have played.
+#[test]
+fn far_from_play_takes_both_last_stones() {
+    use super::super::tt::Table;
+    use crate::types::Rule;
+    let shared = Shared::new(Table::new(1), super::super::Limits::default(), 1);
+    let mut b = Board::new(15, Rule::Renju).expect("board");
+    b.play_unchecked(Pos::new(7, 7, 15));
+    let mut w = Worker::new(b.clone(), &shared, 0);
+    w.p.lmr_far = 4;
+    assert!(!w.far_from_play(Pos::new(0, 0, 15)), "one stone only");
+    b.play_unchecked(Pos::new(3, 7, 15));
+    let mut w = Worker::new(b, &shared, 0);
+    w.p.lmr_far = 4;
+    // (12, 7): 5 from (7, 7), 9 from (3, 7).
+    assert!(w.far_from_play(Pos::new(12, 7, 15)));
+    // (11, 11): 4 from (7, 7) in both axes.
+    assert!(!w.far_from_play(Pos::new(11, 11, 15)));
+    // (0, 14): 7 from (3, 7), 7 from (7, 7).
+    assert!(w.far_from_play(Pos::new(0, 14, 15)));
+    // (0, 3): 4 from (3, 7) along y, 3 along x.
+    assert!(!w.far_from_play(Pos::new(0, 3, 15)));
+    w.p.lmr_far = 8;
+    assert!(!w.far_from_play(Pos::new(12, 7, 15)));
+}
+
+/// The counter move of the opponent's last stone gets [`COUNTER_BONUS`] in the ordering key
+/// (when it is no killer), and nothing while the bonus is 0.
+#[test]
+fn counter_move_bonus_in_the_key() {
+    use super::super::tt::Table;
+    use crate::types::Rule;
+    let shared = Shared::new(Table::new(1), super::super::Limits::default(), 1);
+    let mut b = Board::new(15, Rule::Renju).expect("board");
+    b.play_unchecked(Pos::new(7, 7, 15));
+    let last = Pos::new(7, 7, 15);
+    let mut w = Worker::new(b, &shared, 0);
+    let me = w.board.side_to_move();
+    let p = Pos::new(11, 3, 15);
+    let plain = w.order_key(p, me, 0);
+    w.counters[me.index()][last.index()] = p;
+    w.p.counter_bonus = 0;
+    assert_eq!(w.order_key(p, me, 0), plain);
+    w.p.counter_bonus = 4_000;
+    assert_eq!(w.order_key(p, me, 0), plain + 4_000);
+    let other = Pos::new(11, 4, 15);
+    let other_key = w.order_key(other, me, 0);
+    w.p.counter_bonus = 0;
+    assert_eq!(w.order_key(other, me, 0), other_key, "another cell");
+}
+
+/// Every search knob that is off by default changes the fixed-depth search when it is set
+/// (each is wired to the node function): node totals over the bench positions at depth 7.
+#[test]
+fn search_knobs_change_the_search() {
+    use super::super::tt::Table;
+    use super::super::{Limits, Silent};
+    let total = |set: &dyn Fn(&mut SearchParams)| -> u64 {
+        let mut nodes = 0;
+        for &(rule, size, moves) in crate::bench::POSITIONS {
+            let board = crate::bench::position(rule, size, moves).expect("bench position");
+            let shared = Shared::new(Table::new(16), Limits::depth(7), 1);
+            let mut w = Worker::new(board, &shared, 0);
+            set(&mut w.p);
+            let r = w.iterate(&mut Silent);
+            nodes += r.nodes;
+        }
+        nodes
+    };
+    let base = total(&|_| {});
+    type Knob<'a> = (&'a str, &'a dyn Fn(&mut SearchParams));
+    let knobs: [Knob; 6] = [
+        ("fhr_pct", &|p| p.fhr_pct = 20),
+        ("history_lmr_div", &|p| p.history_lmr_div = 24_000),
+        ("counter_bonus", &|p| p.counter_bonus = 4_000),
+        ("lmr_far", &|p| p.lmr_far = 4),
+        ("pv_alpha_reduction", &|p| p.pv_alpha_reduction = 1),
+        ("trivial_depth", &|p| p.trivial_depth = 4),
+    ];
+    for (name, set) in knobs {
+        assert_ne!(total(set), base, "{name} changes nothing");
+    }
+}
