@@ -51,6 +51,9 @@ pub struct Worker<'a> {
     next_check: u64,
     root: Vec<Pos>,
     evals: Vec<i32>,
+    /// Whether the move played at each ply made an open three or better for its mover (no
+    /// for a null move).
+    attacks: Vec<bool>,
     reductions: Vec<[i32; 64]>,
     root_best: Option<(Pos, i32, Vec<Pos>)>,
     /// The root VCT probe's solver, kept across the iterations of one search (its failure
@@ -130,6 +133,7 @@ impl<'a> Worker<'a> {
             next_check: CHECK_EVERY,
             root: Vec::new(),
             evals: vec![0; MAX_PLY + 2],
+            attacks: vec![false; MAX_PLY + 2],
             reductions: reduction_table(&p),
             p,
             root_best: None,
@@ -182,6 +186,23 @@ impl<'a> Worker<'a> {
             }
         }
         self.stopped
+    }
+
+    /// Whether `m` lies within [`LMR_ATTACK`] cells (the larger of the two axis distances) of
+    /// the side's own last stone, the move at `ply - 2`, and that move made an open three or
+    /// better.
+    fn continues_attack(&self, m: Pos, ply: usize) -> bool {
+        if ply < 2 || !self.attacks[ply - 2] {
+            return false;
+        }
+        let n = self.board.size();
+        self.board.ply_back(1).is_some_and(|(p, _)| {
+            !p.is_pass()
+                && (p.x(n) as i32 - m.x(n) as i32)
+                    .abs()
+                    .max((p.y(n) as i32 - m.y(n) as i32).abs())
+                    <= self.p.lmr_attack
+        })
     }
 
     /// Whether `m` lies farther than [`LMR_FAR`] cells (the larger of the two axis distances)
@@ -425,6 +446,7 @@ impl<'a> Worker<'a> {
             && self.board.last_move().is_some_and(|(p, _)| !p.is_pass())
         {
             let r = self.p.nmp_base + depth / self.p.nmp_div;
+            self.attacks[ply] = false;
             self.board.pass();
             let v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
             self.board.undo();
@@ -573,6 +595,13 @@ impl<'a> Worker<'a> {
             // A move away from both sides' last stones ([`LMR_FAR`]) is reduced one ply more.
             let far =
                 self.p.lmr_far > 0 && reducible && i >= LMR_MIN_MOVES && self.far_from_play(m);
+            // A move near the side's own last stone that attacked ([`LMR_ATTACK`]) is reduced
+            // one ply less.
+            let attack_on = self.p.lmr_attack > 0
+                && reducible
+                && i >= LMR_MIN_MOVES
+                && self.continues_attack(m, ply);
+            self.attacks[ply] = own > 0;
             self.shared.tt.prefetch(self.board.hash_after(m));
             self.board.play_unchecked(m);
             let mut score;
@@ -605,6 +634,9 @@ impl<'a> Worker<'a> {
                     }
                     if far {
                         r += 1;
+                    }
+                    if attack_on {
+                        r -= 1;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }

@@ -123,6 +123,10 @@ pub const PV_ALPHA_REDUCTION: i32 = 0;
 /// is known) a quiet candidate on which neither side has even a two is skipped; 0 turns it
 /// off (untested).
 pub const TRIVIAL_DEPTH: i32 = 0;
+/// Continued attack: a reducible move within this many cells (the larger axis distance) of
+/// the side's own last stone, when that stone made an open three or better, is reduced one
+/// ply less; 0 turns it off (untested).
+pub const LMR_ATTACK: i32 = 0;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -229,6 +233,14 @@ pub struct SearchParams {
     pub pv_alpha_reduction: i32,
     /// [`TRIVIAL_DEPTH`].
     pub trivial_depth: i32,
+    /// [`LMR_ATTACK`].
+    pub lmr_attack: i32,
+    /// [`ROOT_VCT_TIME_PCT`].
+    pub root_vct_time_pct: i32,
+    /// [`ROOT_GUARD_TIME_PCT`].
+    pub root_guard_time_pct: i32,
+    /// [`FOUR_EXTENSION_MAX_PLY`].
+    pub four_extension_max_ply: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -255,7 +267,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 29;
+pub const N_TUNABLE: usize = 33;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -292,6 +304,10 @@ impl SearchParams {
         lmr_far: LMR_FAR,
         pv_alpha_reduction: PV_ALPHA_REDUCTION,
         trivial_depth: TRIVIAL_DEPTH,
+        lmr_attack: LMR_ATTACK,
+        root_vct_time_pct: ROOT_VCT_TIME_PCT as i32,
+        root_guard_time_pct: ROOT_GUARD_TIME_PCT as i32,
+        four_extension_max_ply: FOUR_EXTENSION_MAX_PLY as i32,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -325,6 +341,10 @@ impl SearchParams {
         tunable("lmr_far", 0, 20, 1.0),
         tunable("pv_alpha_reduction", 0, 1, 1.0),
         tunable("trivial_depth", 0, 12, 1.0),
+        tunable("lmr_attack", 0, 20, 1.0),
+        tunable("root_vct_time_pct", 0, 100, 2.0),
+        tunable("root_guard_time_pct", 0, 100, 5.0),
+        tunable("four_extension_max_ply", 0, 64, 2.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -360,6 +380,10 @@ impl SearchParams {
             self.lmr_far,
             self.pv_alpha_reduction,
             self.trivial_depth,
+            self.lmr_attack,
+            self.root_vct_time_pct,
+            self.root_guard_time_pct,
+            self.four_extension_max_ply,
         ]
     }
 
@@ -396,6 +420,10 @@ impl SearchParams {
             lmr_far: v[26],
             pv_alpha_reduction: v[27],
             trivial_depth: v[28],
+            lmr_attack: v[29],
+            root_vct_time_pct: v[30],
+            root_guard_time_pct: v[31],
+            four_extension_max_ply: v[32],
         }
     }
 

@@ -309,7 +309,7 @@ impl Worker<'_> {
             alpha = prev_score - window;
             beta = prev_score + window;
         }
-        self.extension_limit = (2 * depth as usize).min(FOUR_EXTENSION_MAX_PLY);
+        self.extension_limit = (2 * depth as usize).min(self.p.four_extension_max_ply as usize);
         self.root_best = None;
         loop {
             let s = self.search(depth, alpha, beta, 0, false);
@@ -471,7 +471,7 @@ impl Worker<'_> {
         let mut deadline = None;
         if limits.soft_time.is_some() {
             let elapsed = self.shared.start.elapsed();
-            let mut end = elapsed + elapsed * ROOT_VCT_TIME_PCT / 100;
+            let mut end = elapsed + elapsed * self.p.root_vct_time_pct as u32 / 100;
             if let Some(h) = limits.hard_time {
                 end = end.min(h);
             }

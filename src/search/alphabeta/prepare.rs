@@ -151,7 +151,7 @@ impl Worker<'_> {
             .shared
             .limits
             .soft_time
-            .map(|t| self.shared.start + t * ROOT_GUARD_TIME_PCT / 100);
+            .map(|t| self.shared.start + t * self.p.root_guard_time_pct as u32 / 100);
         let node_cap = limited.map(|n| n / 2);
         let mut kept = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {

@@ -180,13 +180,14 @@ fn search_knobs_change_the_search() {
     };
     let base = total(&|_| {});
     type Knob<'a> = (&'a str, &'a dyn Fn(&mut SearchParams));
-    let knobs: [Knob; 6] = [
+    let knobs: [Knob; 7] = [
         ("fhr_pct", &|p| p.fhr_pct = 20),
         ("history_lmr_div", &|p| p.history_lmr_div = 24_000),
         ("counter_bonus", &|p| p.counter_bonus = 4_000),
         ("lmr_far", &|p| p.lmr_far = 4),
         ("pv_alpha_reduction", &|p| p.pv_alpha_reduction = 1),
         ("trivial_depth", &|p| p.trivial_depth = 4),
+        ("lmr_attack", &|p| p.lmr_attack = 4),
     ];
     for (name, set) in knobs {
         assert_ne!(total(set), base, "{name} changes nothing");
