@@ -139,8 +139,8 @@ impl Limits {
     /// `match_left_ms` (either may be absent = unlimited), minus `margin_ms` for communication,
     /// with `stones` stones on the board (the game phase).
     ///
-    /// * Hard deadline (the search is aborted): the turn limit, and at most a quarter of the
-    ///   match time left.
+    /// * Hard deadline (the search is aborted): the turn limit, and at most the match time left
+    ///   divided by [`params::TIME_HARD_DIV`] (4: a quarter).
     /// * Optimum (no new iteration once passed, scaled by the stability of the best move
     ///   between 60% and 200%, never past the hard deadline): 90% of the turn limit
     ///   ([`params::TIME_TURN_PCT`]), and the match time left divided by the expected number of
@@ -162,7 +162,7 @@ impl Limits {
             let mtg = (p.time_mtg_base as u64)
                 .saturating_sub(stones as u64 / p.time_mtg_div as u64)
                 .max(p.time_mtg_min as u64);
-            ((m / mtg).max(1), (m / 4).max(1))
+            ((m / mtg).max(1), (m / p.time_hard_div as u64).max(1))
         });
         let turn_pct = p.time_turn_pct as u64;
         let (optimum, hard) = match (turn, from_match) {

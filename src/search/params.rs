@@ -53,6 +53,8 @@ pub const TIME_MTG_BASE: u64 = 14;
 pub const TIME_MTG_DIV: u64 = 6;
 /// Time: the expected moves to go never fall below this.
 pub const TIME_MTG_MIN: u64 = 6;
+/// Time: the hard deadline is at most the match time left divided by this (untested).
+pub const TIME_HARD_DIV: u64 = 4;
 /// Time: the optimum with a turn limit is at most this percentage of it.
 pub const TIME_TURN_PCT: u64 = 90;
 /// Time: the optimum is scaled to this percentage after an iteration that changed the best move.
@@ -241,6 +243,8 @@ pub struct SearchParams {
     pub root_guard_time_pct: i32,
     /// [`FOUR_EXTENSION_MAX_PLY`].
     pub four_extension_max_ply: i32,
+    /// [`TIME_HARD_DIV`].
+    pub time_hard_div: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -267,7 +271,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 33;
+pub const N_TUNABLE: usize = 34;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -308,6 +312,7 @@ impl SearchParams {
         root_vct_time_pct: ROOT_VCT_TIME_PCT as i32,
         root_guard_time_pct: ROOT_GUARD_TIME_PCT as i32,
         four_extension_max_ply: FOUR_EXTENSION_MAX_PLY as i32,
+        time_hard_div: TIME_HARD_DIV as i32,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -345,6 +350,7 @@ impl SearchParams {
         tunable("root_vct_time_pct", 0, 100, 2.0),
         tunable("root_guard_time_pct", 0, 100, 5.0),
         tunable("four_extension_max_ply", 0, 64, 2.0),
+        tunable("time_hard_div", 2, 20, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -384,6 +390,7 @@ impl SearchParams {
             self.root_vct_time_pct,
             self.root_guard_time_pct,
             self.four_extension_max_ply,
+            self.time_hard_div,
         ]
     }
 
@@ -424,6 +431,7 @@ impl SearchParams {
             root_vct_time_pct: v[30],
             root_guard_time_pct: v[31],
             four_extension_max_ply: v[32],
+            time_hard_div: v[33],
         }
     }
 
