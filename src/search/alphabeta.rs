@@ -188,35 +188,32 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    /// Whether `m` lies within [`LMR_ATTACK`] cells (the larger of the two axis distances) of
-    /// the side's own last stone, the move at `ply - 2`, and that move made an open three or
-    /// better.
-    fn continues_attack(&self, m: Pos, ply: usize) -> bool {
-        if ply < 2 || !self.attacks[ply - 2] {
-            return false;
-        }
+    /// The distance (the larger of the two axis distances) from `m` to the stone played `k`
+    /// plies back (`0` = the last); `None` when there is none or it was a pass.
+    fn distance_back(&self, k: usize, m: Pos) -> Option<i32> {
         let n = self.board.size();
-        self.board.ply_back(1).is_some_and(|(p, _)| {
-            !p.is_pass()
-                && (p.x(n) as i32 - m.x(n) as i32)
-                    .abs()
-                    .max((p.y(n) as i32 - m.y(n) as i32).abs())
-                    <= self.p.lmr_attack
-        })
+        let (p, _) = self.board.ply_back(k).filter(|(p, _)| !p.is_pass())?;
+        Some(
+            (p.x(n) as i32 - m.x(n) as i32)
+                .abs()
+                .max((p.y(n) as i32 - m.y(n) as i32).abs()),
+        )
     }
 
-    /// Whether `m` lies farther than [`LMR_FAR`] cells (the larger of the two axis distances)
-    /// from both the opponent's last stone and the side's own last stone; false when either
-    /// is missing or a pass.
+    /// Whether `m` lies within [`LMR_ATTACK`] cells of the side's own last stone, the move at
+    /// `ply - 2`, and that move made an open three or better.
+    fn continues_attack(&self, m: Pos, ply: usize) -> bool {
+        ply >= 2
+            && self.attacks[ply - 2]
+            && self
+                .distance_back(1, m)
+                .is_some_and(|d| d <= self.p.lmr_attack)
+    }
+
+    /// Whether `m` lies farther than [`LMR_FAR`] cells from both the opponent's last stone and
+    /// the side's own last stone; false when either is missing or a pass.
     fn far_from_play(&self, m: Pos) -> bool {
-        let n = self.board.size();
-        let (mx, my) = (m.x(n) as i32, m.y(n) as i32);
-        let far = |k: usize| {
-            self.board.ply_back(k).is_some_and(|(p, _)| {
-                !p.is_pass()
-                    && (p.x(n) as i32 - mx).abs().max((p.y(n) as i32 - my).abs()) > self.p.lmr_far
-            })
-        };
+        let far = |k| self.distance_back(k, m).is_some_and(|d| d > self.p.lmr_far);
         far(0) && far(1)
     }
 
