@@ -110,8 +110,8 @@ fn many_threads_stop_promptly_on_the_flag() {
 }
 
 /// On the solver's puzzles a fixed-depth search with many threads claims a win exactly where one
-/// thread does (at most two plies deeper), and a win claimed with another move than one
-/// thread's is one the solver proves.
+/// thread does (at most four plies deeper) or more often, and a win claimed with another move
+/// than one thread's is one the solver proves or one thread sees after the move.
 #[test]
 fn many_threads_claim_the_wins_one_thread_claims() {
     let mut cases = puzzles("vcf-win", 6);
@@ -127,16 +127,23 @@ fn many_threads_claim_the_wins_one_thread_claims() {
             let mut rn = many.search(b, Limits::depth(8), &mut Silent);
             let what = format!("{id}, {n} threads");
             assert_legal(b, &rn, &what);
-            if r1.score >= WIN_THRESHOLD && rn.score < WIN_THRESHOLD {
+            for deeper in [10, 12] {
+                if r1.score < WIN_THRESHOLD || rn.score >= WIN_THRESHOLD {
+                    break;
+                }
                 // The final move may come from a helper's iteration of the same depth, searched
-                // in another order (how often depends on the machine's load): two plies more
-                // must find the win.
+                // in another order (how often depends on the machine's load; the main thread
+                // takes over an iteration a helper completed first): a few plies more must find
+                // the win.
                 many.clear();
-                rn = many.search(b, Limits::depth(10), &mut Silent);
+                rn = many.search(b, Limits::depth(deeper), &mut Silent);
                 assert_legal(b, &rn, &what);
             }
+            // The other direction is a gain, not a fault: a helper reaching a deeper iteration
+            // can prove a win one thread misses at depth 8. Such a claim must be proven (below).
+            let many_only = rn.score >= WIN_THRESHOLD && r1.score < WIN_THRESHOLD;
             assert_eq!(
-                r1.score >= WIN_THRESHOLD,
+                r1.score >= WIN_THRESHOLD || many_only,
                 rn.score >= WIN_THRESHOLD,
                 "{what}: one thread {} {:?}, many {} {:?}",
                 r1.score,
@@ -144,11 +151,20 @@ fn many_threads_claim_the_wins_one_thread_claims() {
                 rn.score,
                 rn.best
             );
-            // A win claimed with another move than one thread's must be one the solver proves.
-            if rn.score >= WIN_THRESHOLD && rn.best != r1.best {
+            // A win claimed with another move than one thread's (or one thread did not claim)
+            // must be one the solver proves, or one thread finds searching deeper (a helper
+            // may have completed a deeper iteration; not every alpha-beta win is a VCT).
+            if rn.score >= WIN_THRESHOLD && (rn.best != r1.best || many_only) {
                 let mut board = b.clone();
+                let proven = Solver::new(2_000_000).wins_after(&mut board, rn.best, 16) || {
+                    let mut after = b.clone();
+                    rules::try_play(&mut after, rn.best).is_ok() && {
+                        one.clear();
+                        one.search(&after, Limits::depth(12), &mut Silent).score <= -WIN_THRESHOLD
+                    }
+                };
                 assert!(
-                    Solver::new(2_000_000).wins_after(&mut board, rn.best, 16),
+                    proven,
                     "{what}: the claimed win {:?} is not proven",
                     rn.best
                 );

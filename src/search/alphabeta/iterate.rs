@@ -344,7 +344,8 @@ impl Worker<'_> {
     /// only the main thread's. The deepest results count (scores of different depths do not
     /// compare: they swing with the depth's parity); each votes for its first move with
     /// weight `score - lowest score + VOTE_OFFSET`, and the move with the most votes wins (the
-    /// main thread's on a tie), its best-scoring result giving the score and line. Only moves
+    /// main thread's on a tie), its best-scoring result giving the score and line. A win
+    /// claimed by any result, at any depth, is taken before the vote. Only moves
     /// still in the main thread's root list count; a main thread stopped before its first
     /// iteration has no vote. One thread: nothing changes.
     fn vote(&self, result: &mut SearchResult) {
@@ -369,6 +370,23 @@ impl Worker<'_> {
                 .into_iter()
                 .filter(|c| c.pv.first().is_some_and(|m| self.root.contains(m))),
         );
+        // A win found by any thread at any depth is kept (the shortest; the main thread's on
+        // a tie): a deeper helper that has not seen it must not outvote it.
+        let mut won: Option<&crate::search::Completed> = None;
+        for c in all.iter().filter(|c| c.score >= WIN_THRESHOLD) {
+            if won.is_none_or(|w| c.score > w.score) {
+                won = Some(c);
+            }
+        }
+        if let Some(c) = won {
+            if !(c.depth == result.depth && c.pv[0] == result.best) {
+                result.best = c.pv[0];
+                result.score = c.score;
+                result.depth = c.depth;
+                result.pv = c.pv.clone();
+            }
+            return;
+        }
         let top = all.iter().map(|c| c.depth).max().unwrap_or(0);
         all.retain(|c| c.depth == top);
         let low = all.iter().map(|c| c.score).min().unwrap_or(0);
