@@ -332,7 +332,7 @@ impl SearchParams {
         tunable("history_bonus", 2, 256, 6.0),
         tunable("qs_near_square", 1, 8, 1.0),
         tunable("qs_near_line", 1, 8, 1.0),
-        tunable("iir_min_depth", 2, 12, 1.0),
+        tunable("iir_min_depth", 2, 64, 1.0),
         tunable("time_mtg_base", 4, 40, 2.0),
         tunable("time_mtg_div", 2, 20, 1.0),
         tunable("time_mtg_min", 2, 20, 1.0),

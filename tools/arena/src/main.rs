@@ -46,7 +46,8 @@ struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// SPRT `elo0,elo1[,alpha,beta]` (two engines only); stops early when decided.
+    /// SPRT `elo0,elo1[,alpha,beta]` (two engines only), decided on game pairs (one opening,
+    /// colours swapped; the pentanomial LLR); stops early when decided.
     #[arg(long)]
     sprt: Option<String>,
     /// Draw when this many stones are on the board.

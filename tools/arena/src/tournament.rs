@@ -171,20 +171,21 @@ impl Book {
         } else {
             w.draws += 1;
         }
-        if self.sprt_decision.is_none() {
-            if let Some(sp) = self.cfg.sprt {
-                let st = sp.status(w);
-                if st != SprtStatus::Continue {
-                    self.sprt_decision = Some((st, n));
-                }
-            }
-        }
         self.colours[match o.rec.winner {
             Some(Color::Black) => 0,
             Some(Color::White) => 1,
             None => 2,
         }] += 1;
         self.pair_up(o.seq, o.job.clone(), pts);
+        if self.sprt_decision.is_none() {
+            if let Some(sp) = self.cfg.sprt {
+                let penta = self.pentanomial.get(&key).copied().unwrap_or_default();
+                let st = sp.decide(sp.llr_pairs(&penta));
+                if st != SprtStatus::Continue {
+                    self.sprt_decision = Some((st, n));
+                }
+            }
+        }
         let reason = o.rec.reason.name();
         if o.rec.winner.is_some() {
             *self.losses.entry(reason.clone()).or_insert(0) += 1;
@@ -252,16 +253,22 @@ impl Book {
             .collect()
     }
 
-    /// The SPRT state of the first pair, if an SPRT is configured.
+    /// The SPRT state of the first pair, if an SPRT is configured: LLR, bounds, status. The
+    /// LLR is the game-pair (pentanomial) form, [`Sprt::llr_pairs`], over the completed pairs
+    /// (a game whose partner is still being played waits for it).
     #[must_use]
     pub fn sprt_state(&self) -> Option<(f64, f64, f64, SprtStatus)> {
         let s = self.cfg.sprt?;
-        let w = self.pairs.values().next().copied().unwrap_or_default();
+        let key = self.pairs.keys().next().copied();
+        let penta = key
+            .and_then(|k| self.pentanomial.get(&k).copied())
+            .unwrap_or_default();
+        let llr = s.llr_pairs(&penta);
         let (lo, hi) = s.bounds();
         let status = self
             .sprt_decision
-            .map_or_else(|| s.status(&w), |(st, _)| st);
-        Some((s.llr(&w), lo, hi, status))
+            .map_or_else(|| s.decide(llr), |(st, _)| st);
+        Some((llr, lo, hi, status))
     }
 
     /// The SPRT decision and the number of games at which it was reached, once reached.
@@ -332,7 +339,7 @@ impl Book {
         if let Some((llr, lo, hi, st)) = self.sprt_state() {
             let s = self.cfg.sprt.expect("configured");
             println!(
-                "SPRT elo0 {} elo1 {} alpha {} beta {} (logistic Elo): LLR {llr:.3} bounds [{lo:.3}, {hi:.3}] -> {}",
+                "SPRT elo0 {} elo1 {} alpha {} beta {} (logistic Elo, game pairs): LLR {llr:.3} bounds [{lo:.3}, {hi:.3}] -> {}",
                 s.elo0,
                 s.elo1,
                 s.alpha,

@@ -284,3 +284,109 @@ fn parse_sprt_accepts_and_rejects() {
         assert!(parse_sprt(bad).is_err(), "accepted {bad:?}");
     }
 }
+
+#[test]
+fn sprt_llr_pairs_known_values() {
+    // Independent python implementation of the documented formula:
+    //   x = [0, .25, .5, .75, 1]; c = counts
+    //   if sum(c) == 0: return 0
+    //   if fewer than two counts > 0: c[0], c[2], c[4] += .5
+    //   N = sum(c); mu = sum(c[i]*x[i])/N; v = sum(c[i]*(x[i]-mu)**2)/N
+    //   return N*(p1-p0)*(2*mu-p0-p1)/(2*v)
+    let s = |e0: f64, e1: f64| Sprt {
+        elo0: e0,
+        elo1: e1,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let cases = [
+        ([0, 0, 0, 0, 0], (0.0, 5.0), 0.0),
+        ([17, 4, 116, 10, 30], (0.0, 10.0), 1.396_824_366_611_251_9),
+        ([40, 3, 50, 7, 60], (-5.0, 0.0), 0.535_852_810_381_279_5),
+        ([0, 0, 7, 0, 0], (0.0, 5.0), -0.007_480_649_515_589_237),
+        ([0, 0, 0, 0, 3], (0.0, 5.0), 0.096_085_276_755_994_96),
+        ([1, 2, 3, 4, 5], (0.0, 5.0), 0.181_022_762_742_469_4),
+    ];
+    for (pairs, (e0, e1), expected) in cases {
+        close(s(e0, e1).llr_pairs(&pairs), expected, 1e-9);
+    }
+}
+
+#[test]
+fn sprt_llr_pairs_without_half_points_is_the_trinomial_llr() {
+    // A pair of 0, 1 or 2 points has the mean score of a lost, drawn or won game.
+    let s = parse_sprt("0,5").unwrap();
+    for (w, l, d) in [
+        (10, 5, 20),
+        (120, 100, 280),
+        (40, 60, 100),
+        (2000, 1500, 4000),
+    ] {
+        close(
+            s.llr_pairs(&[l, 0, d, 0, w]),
+            s.llr(&Wld::new(w, l, d)),
+            1e-9,
+        );
+    }
+}
+
+/// One simulated SPRT on game pairs with a book that favours white (`white_elo`), the tested
+/// side `elo` stronger: the number of games to the decision and the decision, by the pair
+/// form (`pairs`) or the trinomial one.
+fn simulate(seed: u64, elo: f64, white_elo: f64, pairs: bool) -> (u32, SprtStatus) {
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    let s = parse_sprt("0,10").unwrap();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut penta = [0u32; 5];
+    let mut w = Wld::default();
+    for games in (2..=200_000).step_by(2) {
+        // The tested side wins as black against `white_elo - elo`, as white with `white_elo + elo`.
+        let black = u32::from(rng.gen::<f64>() < score_from_elo(elo - white_elo));
+        let white = u32::from(rng.gen::<f64>() < score_from_elo(elo + white_elo));
+        penta[(2 * (black + white)) as usize] += 1;
+        w.wins += black + white;
+        w.losses += 2 - black - white;
+        let st = if pairs {
+            s.decide(s.llr_pairs(&penta))
+        } else {
+            s.status(&w)
+        };
+        if st != SprtStatus::Continue {
+            return (games, st);
+        }
+    }
+    (200_000, SprtStatus::Continue)
+}
+
+#[test]
+fn sprt_on_pairs_keeps_its_error_rates_and_decides_sooner_on_a_one_sided_book() {
+    // A book white wins 76% of (+200 Elo for white), as the renju book at 0.5 s a move. A
+    // shift of 14 Elo in each game is +10.2 over the match (the logistic curve is flatter
+    // away from 50%: (score(-186) + score(214)) / 2 = 0.5147).
+    let runs = 200u64;
+    let false_h1 = (0..runs)
+        .filter(|&k| simulate(k, 0.0, 200.0, true).1 == SprtStatus::AcceptH1)
+        .count();
+    assert!(
+        false_h1 <= 20,
+        "H1 accepted at 0 Elo in {false_h1} of {runs}"
+    );
+    let false_h0 = (0..runs)
+        .filter(|&k| simulate(1000 + k, 14.0, 200.0, true).1 == SprtStatus::AcceptH0)
+        .count();
+    assert!(
+        false_h0 <= 20,
+        "H0 accepted at +10 Elo in {false_h0} of {runs}"
+    );
+    let mean = |pairs: bool| {
+        (0..runs)
+            .map(|k| f64::from(simulate(2000 + k, 14.0, 200.0, pairs).0))
+            .sum::<f64>()
+            / runs as f64
+    };
+    let (by_pairs, by_games) = (mean(true), mean(false));
+    assert!(
+        by_pairs < 0.8 * by_games,
+        "games to a decision at +10 Elo: {by_pairs} by pairs, {by_games} by games"
+    );
+}
