@@ -103,7 +103,8 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// evaluation is above beta by this percentage of the reverse-futility margin per ply of
 /// remaining depth, every move but a tactical one (own four or better, block of the
 /// opponent's double threat) is searched one ply shallower; 0 turns it off. Ledger: 20 gave
-/// +11.0 ± 26.6 over 600 renju games at 0.5 s/move (undecided), so it stays off.
+/// +11.0 ± 26.6 over 600 renju games at 0.5 s/move and +10.9 ± 16.4 over 1654 at 10 s + 0.5
+/// s/move (undecided), so it stays off.
 pub const FHR_PCT: i32 = 0;
 /// Late-move reductions with the bounded (renju) history: one ply less per this much of the
 /// move's history entry, one more per this much below zero; 0 turns it off (untested; 24,000
