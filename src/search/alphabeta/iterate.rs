@@ -379,12 +379,7 @@ impl Worker<'_> {
             }
         }
         if let Some(c) = won {
-            if !(c.depth == result.depth && c.pv[0] == result.best) {
-                result.best = c.pv[0];
-                result.score = c.score;
-                result.depth = c.depth;
-                result.pv = c.pv.clone();
-            }
+            adopt(result, c);
             return;
         }
         let top = all.iter().map(|c| c.depth).max().unwrap_or(0);
@@ -411,13 +406,7 @@ impl Worker<'_> {
             .filter(|c| c.pv[0] == winner.0)
             .max_by_key(|c| c.score);
         if let Some(c) = chosen {
-            if c.depth == result.depth && c.pv[0] == result.best {
-                return;
-            }
-            result.best = c.pv[0];
-            result.score = c.score;
-            result.depth = c.depth;
-            result.pv = c.pv.clone();
+            adopt(result, c);
         }
     }
 
@@ -501,4 +490,16 @@ impl Worker<'_> {
         }
         (nodes, deadline)
     }
+}
+
+/// `result` becomes the completed iteration `c` (move, score, depth, line), unless it is that
+/// iteration already (same depth and move: its own line stays).
+fn adopt(result: &mut SearchResult, c: &crate::search::Completed) {
+    if c.depth == result.depth && c.pv[0] == result.best {
+        return;
+    }
+    result.best = c.pv[0];
+    result.score = c.score;
+    result.depth = c.depth;
+    result.pv = c.pv.clone();
 }

@@ -309,6 +309,13 @@ impl Sprt {
             draws += 0.5;
         }
         let (n, mu, var) = mean_and_variance(wins, losses, draws);
+        self.llr_normal(n, mu, var)
+    }
+
+    /// The normal-approximation LLR of `n` samples of mean score `mu` and variance `var`:
+    /// `n · (p1 - p0) · (2μ - p0 - p1) / (2v)` (shared by [`Sprt::llr`] and
+    /// [`Sprt::llr_pairs`]).
+    fn llr_normal(&self, n: f64, mu: f64, var: f64) -> f64 {
         let p0 = score_from_elo(self.elo0);
         let p1 = score_from_elo(self.elo1);
         n * (p1 - p0) * (2.0 * mu - p0 - p1) / (2.0 * var)
@@ -350,9 +357,7 @@ impl Sprt {
             .map(|(i, k)| k * (x(i) - mu).powi(2))
             .sum::<f64>()
             / n;
-        let p0 = score_from_elo(self.elo0);
-        let p1 = score_from_elo(self.elo1);
-        n * (p1 - p0) * (2.0 * mu - p0 - p1) / (2.0 * var)
+        self.llr_normal(n, mu, var)
     }
 
     /// Decision for an LLR: [`SprtStatus::AcceptH1`] at or above the upper bound,
