@@ -69,7 +69,9 @@ pub const TIME_SCORE_DROP: i32 = 40;
 /// Time: no new iteration is started when the time so far plus this many times the last
 /// iteration's would pass the hard deadline (an interrupted iteration still counts for a root
 /// move it searched fully and found better). Ledger: 1 (was 2), with moves to go 14 - stones/6,
-/// +32 in renju at 1 s + 0.05 s/move.
+/// +32 in renju at 1 s + 0.05 s/move. 0: a new iteration starts whenever the time so far is
+/// below the optimum, and the hard deadline may cut it; the root VCT guard then checks the
+/// best move where this rule (with 1) would have stopped the search.
 pub const TIME_NEXT_ITERATION: u32 = 1;
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
@@ -246,6 +248,8 @@ pub struct SearchParams {
     pub four_extension_max_ply: i32,
     /// [`TIME_HARD_DIV`].
     pub time_hard_div: i32,
+    /// [`TIME_NEXT_ITERATION`].
+    pub time_next_iteration: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -272,7 +276,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 34;
+pub const N_TUNABLE: usize = 35;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -314,6 +318,7 @@ impl SearchParams {
         root_guard_time_pct: ROOT_GUARD_TIME_PCT as i32,
         four_extension_max_ply: FOUR_EXTENSION_MAX_PLY as i32,
         time_hard_div: TIME_HARD_DIV as i32,
+        time_next_iteration: TIME_NEXT_ITERATION as i32,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -352,6 +357,7 @@ impl SearchParams {
         tunable("root_guard_time_pct", 0, 100, 5.0),
         tunable("four_extension_max_ply", 0, 64, 2.0),
         tunable("time_hard_div", 2, 20, 1.0),
+        tunable("time_next_iteration", 0, 4, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -392,6 +398,7 @@ impl SearchParams {
             self.root_guard_time_pct,
             self.four_extension_max_ply,
             self.time_hard_div,
+            self.time_next_iteration,
         ]
     }
 
@@ -433,6 +440,7 @@ impl SearchParams {
             root_guard_time_pct: v[31],
             four_extension_max_ply: v[32],
             time_hard_div: v[33],
+            time_next_iteration: v[34],
         }
     }
 

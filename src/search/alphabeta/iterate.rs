@@ -175,6 +175,20 @@ impl Worker<'_> {
             let last = self.iteration_is_last(depth, stable, dropped, now, iteration_start);
             previous_iterations = [previous_iterations[1], now];
             if !last {
+                // Without the next-iteration rule ([`TIME_NEXT_ITERATION`] 0) the hard
+                // deadline may cut the next iteration: the guard checks the best move here,
+                // where the rule would have stopped the search.
+                if self.p.time_next_iteration == 0
+                    && self.next_may_overrun(now, iteration_start)
+                    && self.guard_drops_best(&mut result, depth, score, &mut safe)
+                {
+                    prev_best = Pos::PASS;
+                    stable = 0;
+                    depth -= 1;
+                    if self.stopped || self.shared.should_stop() {
+                        break;
+                    }
+                }
                 continue;
             }
             self.vote(&mut result);
@@ -260,9 +274,18 @@ impl Worker<'_> {
             last |= now >= target;
         }
         if let Some(h) = hard {
-            last |= now + (now - iteration_start) * TIME_NEXT_ITERATION > h;
+            last |= now + (now - iteration_start) * self.p.time_next_iteration as u32 > h;
         }
         last
+    }
+
+    /// Whether an iteration as long as the one begun at `iteration_start` and ended at `now`
+    /// would pass the hard deadline if started now.
+    fn next_may_overrun(&self, now: Duration, iteration_start: Duration) -> bool {
+        self.shared
+            .limits
+            .hard_time
+            .is_some_and(|h| now + (now - iteration_start) > h)
     }
 
     /// The root VCT guard on the move about to be played: when the opponent has a proven VCT
