@@ -415,7 +415,8 @@ impl<'a> Worker<'a> {
         let opp_open_three = forced.is_none() && has_open_four(&self.board, opp);
         // The opponent's four-three point: a win in five plies unless the side to move answers
         // it (or counters with fours), so no node-level pruning trusts the static evaluation.
-        let opp_four_three = self.board.has(opp, Class::FourThree);
+        // ([`FOUR_THREE_THREAT`] 0 turns this off.)
+        let opp_four_three = self.p.four_three_threat > 0 && self.board.has(opp, Class::FourThree);
         let threatened = forced.is_some() || opp_open_three || opp_four_three;
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;

@@ -73,6 +73,10 @@ pub const TIME_SCORE_DROP: i32 = 40;
 /// below the optimum, and the hard deadline may cut it; the root VCT guard then checks the
 /// best move where this rule (with 1) would have stopped the search.
 pub const TIME_NEXT_ITERATION: u32 = 1;
+/// The opponent's four-three point counts as a threat against the side to move (no reverse
+/// futility, null move or quiet-move futility at such a node): 1, as accepted at 0.05 s a move
+/// (ledger); 0 turns it off, for a screen at longer time controls.
+pub const FOUR_THREE_THREAT: i32 = 1;
 /// Null-move pruning: minimum depth.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Null-move pruning: reduction `NMP_BASE + depth / NMP_DIV` (besides the ply itself).
@@ -250,6 +254,8 @@ pub struct SearchParams {
     pub time_hard_div: i32,
     /// [`TIME_NEXT_ITERATION`].
     pub time_next_iteration: i32,
+    /// [`FOUR_THREE_THREAT`].
+    pub four_three_threat: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -276,7 +282,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 35;
+pub const N_TUNABLE: usize = 36;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -319,6 +325,7 @@ impl SearchParams {
         four_extension_max_ply: FOUR_EXTENSION_MAX_PLY as i32,
         time_hard_div: TIME_HARD_DIV as i32,
         time_next_iteration: TIME_NEXT_ITERATION as i32,
+        four_three_threat: FOUR_THREE_THREAT,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -358,6 +365,7 @@ impl SearchParams {
         tunable("four_extension_max_ply", 0, 64, 2.0),
         tunable("time_hard_div", 2, 20, 1.0),
         tunable("time_next_iteration", 0, 4, 1.0),
+        tunable("four_three_threat", 0, 1, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -399,6 +407,7 @@ impl SearchParams {
             self.four_extension_max_ply,
             self.time_hard_div,
             self.time_next_iteration,
+            self.four_three_threat,
         ]
     }
 
@@ -441,6 +450,7 @@ impl SearchParams {
             four_extension_max_ply: v[32],
             time_hard_div: v[33],
             time_next_iteration: v[34],
+            four_three_threat: v[35],
         }
     }
 
