@@ -160,8 +160,9 @@ fn counter_move_bonus_in_the_key() {
     assert_eq!(w.order_key(other, me, 0), other_key, "another cell");
 }
 
-/// Every search knob that is off by default changes the fixed-depth search when it is set
-/// (each is wired to the node function): node totals over the bench positions at depth 7.
+/// Every search knob that is off by default changes the fixed-depth search when it is set, and
+/// so does turning off the one that is on ([`FOUR_THREE_THREAT`]) (each is wired to the node
+/// function): node totals over the bench positions at depth 7.
 #[test]
 fn search_knobs_change_the_search() {
     use super::super::tt::Table;
@@ -180,7 +181,7 @@ fn search_knobs_change_the_search() {
     };
     let base = total(&|_| {});
     type Knob<'a> = (&'a str, &'a dyn Fn(&mut SearchParams));
-    let knobs: [Knob; 7] = [
+    let knobs: [Knob; 8] = [
         ("fhr_pct", &|p| p.fhr_pct = 20),
         ("history_lmr_div", &|p| p.history_lmr_div = 24_000),
         ("counter_bonus", &|p| p.counter_bonus = 4_000),
@@ -188,6 +189,7 @@ fn search_knobs_change_the_search() {
         ("pv_alpha_reduction", &|p| p.pv_alpha_reduction = 1),
         ("trivial_depth", &|p| p.trivial_depth = 4),
         ("lmr_attack", &|p| p.lmr_attack = 4),
+        ("four_three_threat", &|p| p.four_three_threat = 0),
     ];
     for (name, set) in knobs {
         assert_ne!(total(set), base, "{name} changes nothing");
