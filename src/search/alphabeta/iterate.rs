@@ -179,7 +179,7 @@ impl Worker<'_> {
                 // deadline may cut the next iteration: the guard checks the best move here,
                 // where the rule would have stopped the search.
                 if self.p.time_next_iteration == 0
-                    && self.next_may_overrun(now, iteration_start)
+                    && self.next_may_overrun(now, iteration_start, 1)
                     && self.guard_drops_best(&mut result, depth, score, &mut safe)
                 {
                     prev_best = Pos::PASS;
@@ -273,19 +273,16 @@ impl Worker<'_> {
             }
             last |= now >= target;
         }
-        if let Some(h) = hard {
-            last |= now + (now - iteration_start) * self.p.time_next_iteration as u32 > h;
-        }
-        last
+        last || self.next_may_overrun(now, iteration_start, self.p.time_next_iteration as u32)
     }
 
-    /// Whether an iteration as long as the one begun at `iteration_start` and ended at `now`
-    /// would pass the hard deadline if started now.
-    fn next_may_overrun(&self, now: Duration, iteration_start: Duration) -> bool {
+    /// Whether an iteration `factor` times as long as the one begun at `iteration_start` and
+    /// ended at `now` would pass the hard deadline if started now.
+    fn next_may_overrun(&self, now: Duration, iteration_start: Duration, factor: u32) -> bool {
         self.shared
             .limits
             .hard_time
-            .is_some_and(|h| now + (now - iteration_start) > h)
+            .is_some_and(|h| now + (now - iteration_start) * factor > h)
     }
 
     /// The root VCT guard on the move about to be played: when the opponent has a proven VCT
