@@ -21,7 +21,7 @@
 //! | 1 | reserved, 0 |
 //! | 2 | number of plies `n` |
 //! | 2 | reserved, 0 |
-//! | 8 × `n` | the plies in order, each: `u16` move played (cell `y * size + x`), `u16` the searched best move, `i16` the search score for the side to move, `u8` kind ([`PlyKind`]), `u8` reserved 0 |
+//! | 8 × `n` | the plies in order, each: `u16` move played (cell `y * size + x`), `u16` the searched best move, `i16` the search score for the side to move, `u8` kind ([`PlyKind`]: 0 opening, 1 searched, 2 recorded), `u8` reserved 0 |
 //!
 //! Position `i` of a game is the board after the first `i` plies (black moves first; there are
 //! no passes), with black to move when `i` is even. An opening ply has no search: its best move
@@ -57,6 +57,9 @@ pub enum PlyKind {
     Opening = 0,
     /// Searched, and the best move was played.
     Searched = 1,
+    /// Read from a match record ([`record_of_moves`], `renju-engine import`): played, but no
+    /// search of it was recorded (its best move is the move itself and its score 0).
+    Recorded = 2,
 }
 
 /// One ply of a game record.
@@ -143,6 +146,7 @@ impl GameRecord {
             let kind = match b[6] {
                 0 => PlyKind::Opening,
                 1 => PlyKind::Searched,
+                2 => PlyKind::Recorded,
                 _ => return None,
             };
             if mv >= cells || best >= cells {
@@ -175,6 +179,51 @@ impl GameRecord {
         }
         Some(b)
     }
+}
+
+/// The record of a game given by its moves (black first), such as a match game of the arena:
+/// every ply [`PlyKind::Recorded`], the result read from the board: the colour whose last
+/// stone made a winning line under `rule`, or a draw when the game ended without one (the
+/// arena ends a game at a five, a full board, its draw cap or a forfeit).
+///
+/// # Errors
+/// A bad board size, a move that is not legal under the rule (renju black's fouls included), a
+/// stone after a five, or more moves than the format holds.
+pub fn record_of_moves(rule: Rule, size: usize, moves: &[Pos]) -> Result<GameRecord, String> {
+    let mut b = Board::new(size, rule).map_err(|e| e.to_string())?;
+    if moves.len() > size * size || moves.len() > usize::from(u16::MAX) {
+        return Err(format!(
+            "{} stones do not fit a {size}x{size} board",
+            moves.len()
+        ));
+    }
+    let mut result = None;
+    let mut plies = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        if result.is_some() {
+            return Err(format!("stone {} comes after a five", i + 1));
+        }
+        if m.is_pass() {
+            return Err(format!("stone {} is a pass", i + 1));
+        }
+        let c = b.side_to_move();
+        rules::try_play(&mut b, m).map_err(|e| format!("stone {}: {e}", i + 1))?;
+        if rules::is_win(&b, m) {
+            result = Some(c);
+        }
+        plies.push(PlyRecord {
+            mv: m,
+            best: m,
+            score: 0,
+            kind: PlyKind::Recorded,
+        });
+    }
+    Ok(GameRecord {
+        rule,
+        size,
+        result,
+        plies,
+    })
 }
 
 /// Decode every complete record of a file's bytes (after the magic): the records and the byte

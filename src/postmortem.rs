@@ -21,6 +21,7 @@ use crate::rules;
 use crate::search::threats::legal;
 use crate::search::vcf::{Solution, Solver};
 use crate::types::{Color, Pos, Rule};
+use std::path::{Path, PathBuf};
 
 /// VCT depth (attacker threat moves) of every solver run.
 pub const VCT_DEPTH: u32 = 12;
@@ -94,6 +95,31 @@ pub fn parse_psq(text: &str, size: usize) -> Result<Vec<(Pos, u64)>, String> {
         stones.push((p, v[2] as u64));
     }
     Ok(stones)
+}
+
+/// The arena's game records in `dir` (`game-NNNNN.psq`), as (number, path) in number order.
+///
+/// # Errors
+/// The directory cannot be read or holds no such record.
+pub fn psq_records(dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
+    let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let n = name
+                .strip_prefix("game-")?
+                .strip_suffix(".psq")?
+                .parse()
+                .ok()?;
+            Some((n, path))
+        })
+        .collect();
+    if files.is_empty() {
+        return Err(format!("{}: no game-NNNNN.psq records", dir.display()));
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// A VCT for the side to move within `nodes`: (found, the search ran out of nodes).

@@ -555,3 +555,80 @@ fn opengen_bad_shape() {
         "8",
     ]);
 }
+
+/// Write an arena psq record of `cells` (1-based `x,y`) to `path`.
+fn write_psq(path: &std::path::Path, cells: &[(usize, usize)]) {
+    let mut s = String::from("Piskvorky 15x15, 11:11, 0\n");
+    for (x, y) in cells {
+        s.push_str(&format!("{x},{y},100\n"));
+    }
+    s.push_str("-1\n");
+    std::fs::write(path, s).unwrap();
+}
+
+/// `import` turns a match's records into a datagen file whose results are read from the
+/// boards (a five for black, one for white, none: a draw); a record with a stone after the five
+/// is refused as bad input.
+#[test]
+fn import_reads_match_records_with_their_results() {
+    let dir = std::env::temp_dir().join(format!("cli-import-{}", std::process::id()));
+    let records = dir.join("match");
+    std::fs::create_dir_all(&records).unwrap();
+    let black_five = [
+        (8, 8),
+        (1, 1),
+        (9, 8),
+        (1, 3),
+        (10, 8),
+        (1, 5),
+        (11, 8),
+        (1, 7),
+        (12, 8),
+    ];
+    let white_five = [
+        (8, 8),
+        (1, 6),
+        (12, 3),
+        (1, 7),
+        (4, 12),
+        (1, 8),
+        (13, 13),
+        (1, 9),
+        (3, 3),
+        (1, 10),
+    ];
+    write_psq(&records.join("game-00001.psq"), &black_five);
+    write_psq(&records.join("game-00002.psq"), &white_five);
+    write_psq(&records.join("game-00003.psq"), &black_five[..8]);
+    std::fs::write(records.join("notes.txt"), "not a record").unwrap();
+    let data = dir.join("d.bin");
+    let out = run(&[
+        "import",
+        "--rule",
+        "renju",
+        "--out",
+        data.to_str().unwrap(),
+        records.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        text.starts_with("import: 3 games (1 won by black, 1 by white, 1 drawn), 27 plies"),
+        "{text}"
+    );
+    let games = renju_engine::datagen::read_file(&data).unwrap();
+    let results: Vec<_> = games.iter().map(|g| g.result).collect();
+    use renju_engine::types::Color;
+    assert_eq!(results, [Some(Color::Black), Some(Color::White), None]);
+    assert_eq!(games[1].plies.len(), 10);
+    // A stone after the five, and a directory without records, are bad input.
+    let mut after = black_five.to_vec();
+    after.push((15, 15));
+    write_psq(&records.join("game-00004.psq"), &after);
+    let (d, r) = (data.to_str().unwrap(), records.to_str().unwrap());
+    assert_bad_input(&["import", "--out", d, r]);
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_bad_input(&["import", "--out", d, empty.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

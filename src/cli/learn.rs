@@ -76,6 +76,60 @@ impl DatagenArgs {
     }
 }
 
+// `import`: match records as fitting data.
+#[derive(Args, Debug)]
+pub(super) struct ImportArgs {
+    /// Directories of arena match records (`game-NNNNN.psq`).
+    #[arg(required = true)]
+    dirs: Vec<std::path::PathBuf>,
+    /// Rule of the games.
+    #[arg(long, default_value = "renju")]
+    rule: Rule,
+    /// Board side.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// The data file written (replaced if it exists).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+impl ImportArgs {
+    pub(super) fn run(&self, out: &mut dyn Write) -> Result<(), String> {
+        use crate::datagen::{record_of_moves, MAGIC};
+        use crate::postmortem::{parse_psq, psq_records};
+        super::check_size(self.size)?;
+        let mut bytes = MAGIC.to_vec();
+        let (mut games, mut plies, mut wins) = (0usize, 0usize, [0usize; 3]);
+        for dir in &self.dirs {
+            for (_, path) in psq_records(dir)? {
+                let at = |e: String| format!("{}: {e}", path.display());
+                let text = std::fs::read_to_string(&path).map_err(|e| at(e.to_string()))?;
+                let moves: Vec<_> = parse_psq(&text, self.size)
+                    .map_err(at)?
+                    .iter()
+                    .map(|s| s.0)
+                    .collect();
+                let g = record_of_moves(self.rule, self.size, &moves).map_err(at)?;
+                games += 1;
+                plies += g.plies.len();
+                wins[g.result.map_or(2, crate::types::Color::index)] += 1;
+                bytes.extend_from_slice(&g.to_bytes());
+            }
+        }
+        std::fs::write(&self.out, &bytes).map_err(|e| format!("{}: {e}", self.out.display()))?;
+        writeln!(
+            out,
+            "import: {games} games ({} won by black, {} by white, {} drawn), {plies} plies from {} directories -> {}",
+            wins[0],
+            wins[1],
+            wins[2],
+            self.dirs.len(),
+            self.out.display()
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
 // `tune`: fit the evaluation (or move-ordering) weights of one rule.
 #[derive(Args, Debug)]
 pub(super) struct TuneArgs {

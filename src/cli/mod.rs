@@ -3,7 +3,7 @@
 //! May import everything below it. Errors are one line on stderr and exit code 2; nothing
 //! panics on bad input. Each subcommand is an argument struct with a `run` method, in a room by
 //! what it does: `inspect` (one position: fouls, solve, analyze, bench), `learn` (datagen,
-//! tune), `play` (selfplay, opengen, tacticsgen, tactics, postmortem). This file parses the
+//! import, tune), `play` (selfplay, opengen, tacticsgen, tactics, postmortem). This file parses the
 //! arguments, dispatches, and holds what they share (positions, range checks).
 
 mod inspect;
@@ -40,6 +40,10 @@ enum Command {
     /// Self-play games for fitting the evaluation, appended to a binary data file (see the
     /// `datagen` module for the format); rerun the same command to resume.
     Datagen(learn::DatagenArgs),
+    /// Match records as fitting data: every arena game record (`game-NNNNN.psq`) in the
+    /// directories, its result read from the board (the last stone's five; none: a draw),
+    /// written to a datagen file for `tune`.
+    Import(learn::ImportArgs),
     /// Make renju tactical test positions (forced-foul wins, VCT-only wins, defences against a
     /// threat) from datagen games, each verified with the solvers (see `src/tactics.rs`).
     Tacticsgen(play::TacticsgenArgs),
@@ -142,6 +146,7 @@ pub fn run(
         Some(Command::Opengen(a)) => a.run(out),
         Some(Command::Datagen(a)) => a.run(out, err),
         Some(Command::Tune(a)) => a.run(out),
+        Some(Command::Import(a)) => a.run(out),
         Some(Command::Tacticsgen(a)) => a.run(out),
         Some(Command::Postmortem(a)) => a.run(out),
         Some(Command::Tactics(a)) => a.run(out),

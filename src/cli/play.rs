@@ -277,24 +277,7 @@ type Record = (usize, Vec<(Pos, u64)>, crate::postmortem::Verdict);
 impl PostmortemArgs {
     /// The match's `game-NNNNN.psq` records in number order (at most `--games`).
     fn records(&self) -> Result<Vec<(usize, PathBuf)>, String> {
-        let dir = &self.dir;
-        let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
-            .filter_map(|e| {
-                let path = e.ok()?.path();
-                let name = path.file_name()?.to_str()?;
-                let n = name
-                    .strip_prefix("game-")?
-                    .strip_suffix(".psq")?
-                    .parse()
-                    .ok()?;
-                Some((n, path))
-            })
-            .collect();
-        if files.is_empty() {
-            return Err(format!("{}: no game-NNNNN.psq records", dir.display()));
-        }
-        files.sort();
+        let mut files = crate::postmortem::psq_records(&self.dir)?;
         files.truncate(self.games.unwrap_or(usize::MAX));
         Ok(files)
     }

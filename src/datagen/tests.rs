@@ -88,3 +88,83 @@ fn variants_parse() {
     assert!(parse_variants("chess15").is_err());
     assert!(parse_variants("").is_err());
 }
+
+/// `record_of_moves`: the result is read from the board (the last stone's five, or a draw),
+/// every ply is `Recorded` and survives the file format; a foul, a stone after a five and a
+/// pass are refused.
+#[test]
+fn match_games_become_records_with_their_results() {
+    let p = |x: usize, y: usize| Pos::new(x, y, 15);
+    // Black makes an exact five on row 8 while white plays the a-file.
+    let black_five = [
+        p(7, 7),
+        p(0, 0),
+        p(8, 7),
+        p(0, 2),
+        p(9, 7),
+        p(0, 4),
+        p(10, 7),
+        p(0, 6),
+        p(11, 7),
+    ];
+    let g = record_of_moves(Rule::Renju, 15, &black_five).unwrap();
+    assert_eq!(g.result, Some(Color::Black));
+    assert_eq!(g.plies.len(), 9);
+    assert!(g
+        .plies
+        .iter()
+        .zip(&black_five)
+        .all(|(r, &m)| r.mv == m && r.best == m && r.score == 0 && r.kind == PlyKind::Recorded));
+    let bytes = g.to_bytes();
+    assert_eq!(
+        GameRecord::from_bytes(&bytes),
+        Some((g.clone(), bytes.len()))
+    );
+    // An unknown kind byte does not decode.
+    let mut bad = bytes.clone();
+    bad[HEADER_BYTES + 6] = 3;
+    assert!(GameRecord::from_bytes(&bad).is_none());
+    // Without its last stone the game is a draw; with a stone after the five it is refused.
+    assert_eq!(
+        record_of_moves(Rule::Renju, 15, &black_five[..8])
+            .unwrap()
+            .result,
+        None
+    );
+    let mut after = black_five.to_vec();
+    after.push(p(14, 14));
+    assert!(record_of_moves(Rule::Renju, 15, &after).is_err());
+    // White wins with five on the a-file while black scatters its stones.
+    let white_five = [
+        p(7, 7),
+        p(0, 5),
+        p(11, 2),
+        p(0, 6),
+        p(3, 11),
+        p(0, 7),
+        p(12, 12),
+        p(0, 8),
+        p(2, 2),
+        p(0, 9),
+    ];
+    let g = record_of_moves(Rule::Renju, 15, &white_five).unwrap();
+    assert_eq!(g.result, Some(Color::White));
+    // Black's double three at h8 (open threes h8-i8-j8 and h8-h9-h10) is a foul in renju,
+    // a legal move in freestyle.
+    let double_three = [
+        p(8, 7),
+        p(0, 0),
+        p(9, 7),
+        p(0, 2),
+        p(7, 8),
+        p(0, 4),
+        p(7, 9),
+        p(0, 14),
+        p(7, 7),
+    ];
+    let e = record_of_moves(Rule::Renju, 15, &double_three).unwrap_err();
+    assert!(e.starts_with("stone 9"), "{e}");
+    assert!(record_of_moves(Rule::Freestyle, 15, &double_three).is_ok());
+    assert!(record_of_moves(Rule::Renju, 15, &[p(7, 7), Pos::PASS]).is_err());
+    assert!(record_of_moves(Rule::Renju, 4, &[]).is_err());
+}
