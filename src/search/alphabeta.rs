@@ -54,6 +54,8 @@ pub struct Worker<'a> {
     /// Whether the move played at each ply made an open three or better for its mover (no
     /// for a null move).
     attacks: Vec<bool>,
+    /// The move a singular-extension test leaves out at each ply ([`Pos::PASS`]: none).
+    excluded: Vec<Pos>,
     reductions: Vec<[i32; 64]>,
     root_best: Option<(Pos, i32, Vec<Pos>)>,
     /// The root VCT probe's solver, kept across the iterations of one search (its failure
@@ -134,6 +136,7 @@ impl<'a> Worker<'a> {
             root: Vec::new(),
             evals: vec![0; MAX_PLY + 2],
             attacks: vec![false; MAX_PLY + 2],
+            excluded: vec![Pos::PASS; MAX_PLY + 2],
             reductions: reduction_table(&p),
             p,
             root_best: None,
@@ -360,6 +363,10 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
+        // A singular-extension test of this node ([`SINGULAR_DEPTH`]): the table move is left
+        // out, and nothing is cut by the table, pruned at node level or stored.
+        let excluded = self.excluded[ply];
+        let singular_test = excluded != Pos::PASS;
         self.pv[ply].clear();
         // Step 1. Count the node; check the limits every few thousand nodes.
         if self.count_node() {
@@ -395,9 +402,10 @@ impl<'a> Worker<'a> {
         // Step 5. Transposition table.
         let key = self.board.hash();
         let mut tt_move = Pos::PASS;
-        if let Some(e) = self.shared.tt.probe(key, ply_i) {
+        let tt_entry = self.shared.tt.probe(key, ply_i);
+        if let Some(e) = tt_entry {
             tt_move = e.mv;
-            if !pv_node && e.depth >= depth && e.cuts(alpha, beta) {
+            if !pv_node && !singular_test && e.depth >= depth && e.cuts(alpha, beta) {
                 return e.score;
             }
         }
@@ -421,25 +429,39 @@ impl<'a> Worker<'a> {
         let static_eval = evaluate(&self.board);
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        // [`TT_EVAL`]: the table's score where its bound says the value lies beyond the static
+        // evaluation on that side; the node-level pruning below reads `eval`.
+        let eval = match tt_entry {
+            Some(e)
+                if self.p.tt_eval > 0
+                    && e.score.abs() < WIN_THRESHOLD
+                    && e.bound.holds_beyond(e.score, static_eval) =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
         // Reverse futility: a node not threatened whose static evaluation is above beta by a
         // margin that grows with the depth fails high without a search.
         if !root
             && !pv_node
             && !threatened
+            && !singular_test
             && depth <= self.p.futility_depth
             && beta.abs() < WIN_THRESHOLD
-            && static_eval < WIN_THRESHOLD
-            && static_eval - self.futility_unit * (depth - i32::from(improving)) >= beta
+            && eval < WIN_THRESHOLD
+            && eval - self.futility_unit * (depth - i32::from(improving)) >= beta
         {
-            return static_eval;
+            return eval;
         }
         // Null move: when the side to move is not threatened and already above beta, let the
         // opponent move twice; if that still fails high at a reduced depth, so does this node.
         if !root
             && !pv_node
             && !threatened
+            && !singular_test
             && depth >= self.p.nmp_min_depth
-            && static_eval >= beta
+            && eval >= beta
             && beta.abs() < WIN_THRESHOLD
             && self.board.last_move().is_some_and(|(p, _)| !p.is_pass())
         {
@@ -490,7 +512,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && depth <= self.p.move_futility_depth
             && alpha.abs() < WIN_THRESHOLD
-            && static_eval + self.futility_unit * self.p.move_futility_pct * depth / 100 <= alpha;
+            && eval + self.futility_unit * self.p.move_futility_pct * depth / 100 <= alpha;
         // Fail-high reduction ([`FHR_PCT`]): an expected cut node already well above beta
         // searches its non-tactical moves one ply shallower.
         let likely_fail_high = self.p.fhr_pct > 0
@@ -499,8 +521,8 @@ impl<'a> Worker<'a> {
             && !root
             && !pv_node
             && beta.abs() < WIN_THRESHOLD
-            && static_eval < WIN_THRESHOLD
-            && static_eval >= beta + self.futility_unit * self.p.fhr_pct * depth / 100;
+            && eval < WIN_THRESHOLD
+            && eval >= beta + self.futility_unit * self.p.fhr_pct * depth / 100;
         let mut next = 0usize;
         let mut tried_quiets: SmallVec<[Pos; 32]> = SmallVec::new();
         // ABDADA (several threads only): a later move another thread is searching is deferred
@@ -519,6 +541,9 @@ impl<'a> Worker<'a> {
                     None => break,
                 },
             };
+            if m == excluded {
+                continue;
+            }
             let class = self.board.class(m, me);
             let own = rank(class);
             let theirs = rank(self.board.class(m, opp));
@@ -583,6 +608,41 @@ impl<'a> Worker<'a> {
             }
             if likely_fail_high && !tactical {
                 new_depth -= 1;
+            }
+            // Singular extension ([`SINGULAR_DEPTH`]): the table move, when every other move
+            // fails low against its stored score less a margin at half the depth, is searched
+            // one ply deeper; when the others reach beta too, the node fails high (multi-cut).
+            if i == 0
+                && m == tt_move
+                && self.p.singular_depth > 0
+                && depth >= self.p.singular_depth.max(3)
+                && !root
+                && !singular_test
+                && forced.is_none()
+            {
+                if let Some(e) = tt_entry.filter(|e| {
+                    e.mv == m
+                        && e.bound != Bound::Upper
+                        && e.depth >= depth - 3
+                        && e.score.abs() < WIN_THRESHOLD
+                }) {
+                    let margin = self.futility_unit * self.p.singular_margin * depth / 100;
+                    let s_beta = e.score - margin;
+                    self.excluded[ply] = m;
+                    let v = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, cut_node);
+                    self.excluded[ply] = Pos::PASS;
+                    self.pv[ply].clear();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        if ply < self.extension_limit {
+                            new_depth += 1;
+                        }
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    }
+                }
             }
             if root {
                 self.watch(|w| w.searching(m));
@@ -709,7 +769,8 @@ impl<'a> Worker<'a> {
             }
         }
         if next == 0 {
-            return 0; // no legal move: a draw
+            // No legal move: a draw; in a singular-extension test, no other move: a fail low.
+            return if singular_test { alpha } else { 0 };
         }
         // Step 9. Store.
         let bound = if best >= beta {
@@ -719,9 +780,11 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, ply_i, best_move, best, depth, bound);
+        if !singular_test {
+            self.shared
+                .tt
+                .store(key, ply_i, best_move, best, depth, bound);
+        }
         best
     }
 }

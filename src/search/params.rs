@@ -136,6 +136,23 @@ pub const TRIVIAL_DEPTH: i32 = 0;
 /// the side's own last stone, when that stone made an open three or better, is reduced one
 /// ply less; 0 turns it off (untested).
 pub const LMR_ATTACK: i32 = 0;
+/// The table's score as the node's evaluation: when the transposition table holds a score for
+/// the node whose bound says the true value lies beyond the static evaluation on its side (a
+/// lower bound above it, an upper bound below it, or exact), the node-level pruning decisions
+/// (reverse futility, null move, quiet-move futility, fail-high reduction) use that score
+/// instead of the static evaluation; 0 turns it off, 1 on (untested).
+pub const TT_EVAL: i32 = 0;
+/// Singular extension: from this remaining depth on (not at the root), a table move whose
+/// entry is a lower bound (or exact) from at least 3 plies less deep is tested by a search of
+/// the node without it, at half the depth, against the entry's score less
+/// [`SINGULAR_MARGIN`] of the reverse-futility unit per ply: if every other move fails low
+/// there, the table move is searched one ply deeper; if even the others reach beta, the node
+/// fails high at once (multi-cut); the test's depth being at least 1, it starts at 3 at the
+/// earliest. 0 turns it off (untested as a knob).
+pub const SINGULAR_DEPTH: i32 = 0;
+/// Singular extension margin, in percent of the reverse-futility unit per ply of remaining
+/// depth (untested).
+pub const SINGULAR_MARGIN: i32 = 10;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -256,6 +273,12 @@ pub struct SearchParams {
     pub time_next_iteration: i32,
     /// [`FOUR_THREE_THREAT`].
     pub four_three_threat: i32,
+    /// [`TT_EVAL`].
+    pub tt_eval: i32,
+    /// [`SINGULAR_DEPTH`].
+    pub singular_depth: i32,
+    /// [`SINGULAR_MARGIN`].
+    pub singular_margin: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -282,7 +305,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 36;
+pub const N_TUNABLE: usize = 39;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -326,6 +349,9 @@ impl SearchParams {
         time_hard_div: TIME_HARD_DIV as i32,
         time_next_iteration: TIME_NEXT_ITERATION as i32,
         four_three_threat: FOUR_THREE_THREAT,
+        tt_eval: TT_EVAL,
+        singular_depth: SINGULAR_DEPTH,
+        singular_margin: SINGULAR_MARGIN,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -366,6 +392,9 @@ impl SearchParams {
         tunable("time_hard_div", 2, 20, 1.0),
         tunable("time_next_iteration", 0, 4, 1.0),
         tunable("four_three_threat", 0, 1, 1.0),
+        tunable("tt_eval", 0, 1, 1.0),
+        tunable("singular_depth", 0, 30, 1.0),
+        tunable("singular_margin", 1, 200, 3.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -408,6 +437,9 @@ impl SearchParams {
             self.time_hard_div,
             self.time_next_iteration,
             self.four_three_threat,
+            self.tt_eval,
+            self.singular_depth,
+            self.singular_margin,
         ]
     }
 
@@ -451,6 +483,9 @@ impl SearchParams {
             time_hard_div: v[33],
             time_next_iteration: v[34],
             four_three_threat: v[35],
+            tt_eval: v[36],
+            singular_depth: v[37],
+            singular_margin: v[38],
         }
     }
 

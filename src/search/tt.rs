@@ -20,6 +20,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a `score` with this bound says the true value lies at or beyond `estimate` on
+    /// the score's side of it: a lower bound at or above it, an upper bound at or below it, or
+    /// an exact score.
+    #[must_use]
+    pub fn holds_beyond(self, score: i32, estimate: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= estimate,
+            Bound::Upper => score <= estimate,
+        }
+    }
+}
+
 /// One probed entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -207,6 +221,15 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 mod tests {
     use super::*;
     use crate::eval::WIN;
+
+    #[test]
+    fn a_bound_holds_beyond_an_estimate_on_its_side_only() {
+        for (score, est) in [(-50, 10), (10, 10), (70, 10)] {
+            assert!(Bound::Exact.holds_beyond(score, est));
+            assert_eq!(Bound::Lower.holds_beyond(score, est), score >= est);
+            assert_eq!(Bound::Upper.holds_beyond(score, est), score <= est);
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

@@ -181,7 +181,7 @@ fn search_knobs_change_the_search() {
     };
     let base = total(&|_| {});
     type Knob<'a> = (&'a str, &'a dyn Fn(&mut SearchParams));
-    let knobs: [Knob; 8] = [
+    let knobs: [Knob; 10] = [
         ("fhr_pct", &|p| p.fhr_pct = 20),
         ("history_lmr_div", &|p| p.history_lmr_div = 24_000),
         ("counter_bonus", &|p| p.counter_bonus = 4_000),
@@ -190,6 +190,8 @@ fn search_knobs_change_the_search() {
         ("trivial_depth", &|p| p.trivial_depth = 4),
         ("lmr_attack", &|p| p.lmr_attack = 4),
         ("four_three_threat", &|p| p.four_three_threat = 0),
+        ("tt_eval", &|p| p.tt_eval = 1),
+        ("singular_depth", &|p| p.singular_depth = 4),
     ];
     for (name, set) in knobs {
         assert_ne!(total(set), base, "{name} changes nothing");
