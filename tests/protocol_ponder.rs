@@ -93,8 +93,11 @@ fn pondering_on_the_expected_reply_is_reused() {
     let cold = answer_nodes_after_expected_reply(false);
     let warm = answer_nodes_after_expected_reply(true);
     println!("nodes to depth 12 after the expected reply: {cold} without pondering, {warm} with");
+    // A third saved at least: with singular extension on (since 2026-12-06) the answer takes
+    // about half the nodes (its tests at PV nodes are not stored in the table and are searched
+    // again); without it about a tenth (README, "Pondering").
     assert!(
-        warm * 2 < cold,
+        warm * 3 < cold * 2,
         "pondering saved too little: {warm} nodes with it, {cold} without"
     );
 }
