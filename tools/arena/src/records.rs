@@ -1,7 +1,8 @@
 //! Game records (Piskvork psq and SGF) and the JSON summary, written as each game ends.
 
 use crate::game::GameRecord;
-use crate::stats::{elo_interval, los, Wld};
+use crate::json::{self, Value};
+use crate::stats::{elo_interval, los, Sprt, Wld};
 use renju_engine::types::{Color, Rule};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -149,4 +150,222 @@ pub fn summary_json(
     }
     s.push_str("\n}\n");
     s
+}
+
+/// A match summary read back from `summary.json` (what [`summary_json`] writes), for adding
+/// matches of the same pairing together (`combine`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Games played.
+    pub games: usize,
+    /// Per pair of engines: the first engine's name, the second's, the first's W-L-D.
+    pub pairs: Vec<(String, String, Wld)>,
+    /// Games won by black, by white, drawn.
+    pub colours: [u32; 3],
+    /// Per pair of engines with a completed game pair: game pairs by the first engine's points.
+    pub pentanomial: Vec<[u32; 5]>,
+    /// Decisive games by reason.
+    pub losses_by_reason: BTreeMap<String, u32>,
+}
+
+/// Read a `summary.json` (the SPRT member, if any, is ignored: it is recomputed from the game
+/// pairs when matches are combined).
+///
+/// # Errors
+/// Malformed JSON or a missing or malformed member.
+pub fn parse_summary(text: &str) -> Result<Summary, String> {
+    let v = json::parse(text)?;
+    let count = |v: &Value, what: &str| v.count().ok_or_else(|| format!("summary: bad {what}"));
+    let member = |v: &'_ Value, k: &str| -> Result<Value, String> {
+        v.get(k)
+            .cloned()
+            .ok_or_else(|| format!("summary: no \"{k}\""))
+    };
+    let games = count(&member(&v, "games")?, "games")? as usize;
+    let mut pairs = Vec::new();
+    for p in member(&v, "pairs")?.array().ok_or("summary: bad pairs")? {
+        let name = |k: &str| -> Result<String, String> {
+            Ok(member(p, k)?
+                .str()
+                .ok_or_else(|| format!("summary: bad pair member {k}"))?
+                .to_string())
+        };
+        let w = Wld {
+            wins: count(&member(p, "wins")?, "wins")?,
+            losses: count(&member(p, "losses")?, "losses")?,
+            draws: count(&member(p, "draws")?, "draws")?,
+        };
+        pairs.push((name("a")?, name("b")?, w));
+    }
+    let c = member(&v, "colours")?;
+    let colours = [
+        count(&member(&c, "black")?, "colours")?,
+        count(&member(&c, "white")?, "colours")?,
+        count(&member(&c, "drawn")?, "colours")?,
+    ];
+    let mut pentanomial = Vec::new();
+    for row in member(&v, "pentanomial")?
+        .array()
+        .ok_or("summary: bad pentanomial")?
+    {
+        let row = row.array().ok_or("summary: bad pentanomial row")?;
+        if row.len() != 5 {
+            return Err("summary: a pentanomial row is not five counts".into());
+        }
+        let mut r = [0u32; 5];
+        for (slot, x) in r.iter_mut().zip(row) {
+            *slot = count(x, "pentanomial count")?;
+        }
+        pentanomial.push(r);
+    }
+    let mut losses_by_reason = BTreeMap::new();
+    match member(&v, "losses_by_reason")? {
+        Value::Object(m) => {
+            for (k, x) in &m {
+                losses_by_reason.insert(k.clone(), count(x, "reason count")?);
+            }
+        }
+        _ => return Err("summary: bad losses_by_reason".into()),
+    }
+    Ok(Summary {
+        games,
+        pairs,
+        colours,
+        pentanomial,
+        losses_by_reason,
+    })
+}
+
+impl Summary {
+    /// Add the games of `other`, a match of the same pairings (the same number of engine pairs
+    /// in the same order; the names are taken from `self` — a match of one revision against
+    /// another and of a later revision with the same engine may be added on purpose).
+    ///
+    /// # Errors
+    /// The pairings differ in number.
+    pub fn add(&mut self, other: &Summary) -> Result<(), String> {
+        if other.games == 0 {
+            return Ok(());
+        }
+        if self.games == 0 {
+            *self = other.clone();
+            return Ok(());
+        }
+        if self.pairs.len() != other.pairs.len()
+            || self.pentanomial.len() != other.pentanomial.len()
+        {
+            return Err("the matches have different pairings".into());
+        }
+        self.games += other.games;
+        for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
+            a.2.wins += b.2.wins;
+            a.2.losses += b.2.losses;
+            a.2.draws += b.2.draws;
+        }
+        for (a, b) in self.colours.iter_mut().zip(other.colours) {
+            *a += b;
+        }
+        for (a, b) in self.pentanomial.iter_mut().zip(&other.pentanomial) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        for (k, n) in &other.losses_by_reason {
+            *self.losses_by_reason.entry(k.clone()).or_insert(0) += n;
+        }
+        Ok(())
+    }
+
+    /// The summary as `summary.json`, with the SPRT of the first pair's game pairs when `sprt`
+    /// is given (the decision is the LLR's against the bounds now).
+    #[must_use]
+    pub fn to_json(&self, sprt: Option<Sprt>) -> String {
+        let state = sprt.map(|s| {
+            let penta = self.pentanomial.first().copied().unwrap_or_default();
+            let llr = s.llr_pairs(&penta);
+            let (lo, hi) = s.bounds();
+            (llr, lo, hi, format!("{:?}", s.decide(llr)))
+        });
+        summary_json(
+            self.games,
+            &self.pairs,
+            self.colours,
+            &self.pentanomial,
+            &self.losses_by_reason,
+            state
+                .as_ref()
+                .map(|(l, lo, hi, st)| (*l, *lo, *hi, st.as_str())),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::parse_sprt;
+
+    fn sample(k: u32) -> Summary {
+        Summary {
+            games: 10 * k as usize,
+            pairs: vec![(
+                "/bin/a \"x\" \\y".to_string(),
+                "b --param q=1".to_string(),
+                Wld {
+                    wins: 5 * k,
+                    losses: 3 * k,
+                    draws: 2 * k,
+                },
+            )],
+            colours: [4 * k, 4 * k, 2 * k],
+            pentanomial: vec![[k, 0, 2 * k, k, k]],
+            losses_by_reason: [("five".to_string(), 7 * k), ("time".to_string(), k)]
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_summary_reads_back_as_written() {
+        let sp = parse_sprt("0,10").unwrap();
+        for s in [sample(1), sample(3), Summary::default()] {
+            assert_eq!(parse_summary(&s.to_json(None)).unwrap(), s);
+            assert_eq!(parse_summary(&s.to_json(Some(sp))).unwrap(), s);
+        }
+        assert!(parse_summary("{\"games\": 1}").is_err());
+        assert!(parse_summary(
+            &sample(1)
+                .to_json(None)
+                .replace("\"wins\": 5", "\"wins\": -5")
+        )
+        .is_err());
+        assert!(parse_summary(
+            &sample(1)
+                .to_json(None)
+                .replace("[1, 0, 2, 1, 1]", "[1, 0, 2]")
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn adding_matches_sums_every_count_and_recomputes_the_sprt() {
+        let mut s = sample(1);
+        s.add(&sample(2)).unwrap();
+        s.add(&Summary::default()).unwrap();
+        assert_eq!(s.games, 30);
+        assert_eq!(s.pairs[0].2, sample(3).pairs[0].2);
+        assert_eq!(s.colours, sample(3).colours);
+        assert_eq!(s.pentanomial, sample(3).pentanomial);
+        assert_eq!(s.losses_by_reason, sample(3).losses_by_reason);
+        let mut e = Summary::default();
+        e.add(&sample(1)).unwrap();
+        assert_eq!(e, sample(1));
+        // The combined SPRT is the game-pair LLR of the summed pairs.
+        let sp = parse_sprt("0,10").unwrap();
+        let llr = sp.llr_pairs(&[3, 0, 6, 3, 3]);
+        assert!(s.to_json(Some(sp)).contains(&format!("\"llr\": {llr:.2}")));
+        // A match of other pairings is refused.
+        let mut other = sample(1);
+        other.pairs.push(other.pairs[0].clone());
+        assert!(s.add(&other).is_err());
+    }
 }

@@ -489,3 +489,69 @@ fn records_are_numbered_by_schedule_so_odd_games_have_the_first_engine_as_black(
         assert!(stdout.contains(&line), "{line} not in {stdout}");
     }
 }
+
+#[test]
+fn combine_adds_two_matches_and_recomputes_the_sprt() {
+    let (d1, d2, out) = (
+        out_dir("combine-1"),
+        out_dir("combine-2"),
+        out_dir("combine-out"),
+    );
+    let (greedy, r5, r6) = (fixture("greedy"), fixture("random 5"), fixture("random 6"));
+    let play = |b: &str, games: &str, dir: &PathBuf| {
+        let args = [
+            "--engine",
+            &greedy,
+            "--engine",
+            b,
+            "--rule",
+            "freestyle",
+            "--games",
+            games,
+            "--tc",
+            "0/0.1",
+            "--sprt",
+            "0,10",
+        ];
+        arena(&args, dir).1
+    };
+    let (s1, s2) = (play(&r5, "4", &d1), play(&r6, "6", &d2));
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_combine"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[
+        "--sprt",
+        "0,10",
+        "--out",
+        out.to_str().unwrap(),
+        d1.to_str().unwrap(),
+        d2.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let c = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    for key in ["games", "wins", "losses", "draws", "black", "white"] {
+        assert_eq!(
+            json_count(&c, key),
+            json_count(&s1, key) + json_count(&s2, key),
+            "{key}: {c}"
+        );
+    }
+    assert!(c.contains("\"llr\": "), "{c}");
+    // Bad input: a folder without a summary, a bad SPRT, no folder at all.
+    for args in [
+        vec!["--out", "/tmp/x", "/nonexistent-match-dir"],
+        vec!["--out", "/tmp/x", "--sprt", "5,0", out.to_str().unwrap()],
+        vec!["--out", "/tmp/x"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
