@@ -12,3 +12,25 @@ pub mod openings;
 pub mod records;
 pub mod stats;
 pub mod tournament;
+
+/// Parse a binary's command line: `--help` and `--version` print and exit 0; a bad argument is
+/// the first line of clap's message, for the caller to print as a one-line error.
+///
+/// # Errors
+/// The bad argument's message.
+pub fn parse_args<A: clap::Parser>() -> Result<A, String> {
+    A::try_parse().map_err(|e| {
+        if matches!(
+            e.kind(),
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+        ) {
+            print!("{e}");
+            std::process::exit(0);
+        }
+        e.to_string()
+            .lines()
+            .next()
+            .unwrap_or("bad arguments")
+            .to_string()
+    })
+}

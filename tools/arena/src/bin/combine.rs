@@ -29,20 +29,7 @@ struct Args {
 }
 
 fn run() -> Result<(), String> {
-    let args = Args::try_parse().map_err(|e| {
-        if matches!(
-            e.kind(),
-            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
-        ) {
-            print!("{e}");
-            std::process::exit(0);
-        }
-        e.to_string()
-            .lines()
-            .next()
-            .unwrap_or("bad arguments")
-            .to_string()
-    })?;
+    let args = arena::parse_args::<Args>()?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let mut total = Summary::default();
     for d in &args.dirs {
