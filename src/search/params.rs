@@ -112,7 +112,8 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// opponent's double threat) is searched one ply shallower; 0 turns it off. Ledger: 20 gave
 /// +11.0 ± 26.6 over 600 renju games at 0.5 s/move and +10.9 ± 16.4 over 1654 at 10 s + 0.5
 /// s/move (undecided) alone; with [`MAX_QUIET_MOVES`] 80, [`SINGULAR_DEPTH`] 8 and [`TT_EVAL`]
-/// on, the four together: +48.4 ± 26.0 over 658 renju games at 10 s + 0.5 s/move on the even book (SPRT [0, 10] accepted, pairs 39/19/169/16/86).
+/// on, the four together: +48.4 ± 26.0 over 658 renju games at 10 s + 0.5 s/move on the even
+/// book (SPRT [0, 10] accepted, pairs 39/19/169/16/86).
 pub const FHR_PCT: i32 = 20;
 /// Late-move reductions with the bounded (renju) history: one ply less per this much of the
 /// move's history entry, one more per this much below zero; 0 turns it off (untested; 24,000
@@ -145,8 +146,8 @@ pub const LMR_ATTACK: i32 = 0;
 /// instead of the static evaluation; 0 turns it off, 1 on (on with the bundle of [`FHR_PCT`]).
 pub const TT_EVAL: i32 = 1;
 /// Singular extension: from this remaining depth on (not at the root), a table move whose
-/// entry is a lower bound (or exact) from a search at most 3 plies shallower is tested by a search of
-/// the node without it, at half the depth, against the entry's score less
+/// entry is a lower bound (or exact) from a search at most 3 plies shallower is tested by a
+/// search of the node without it, at half the depth, against the entry's score less
 /// [`SINGULAR_MARGIN`] of the reverse-futility unit per ply: if every other move fails low
 /// there, the table move is searched one ply deeper; if even the others reach beta, the node
 /// fails high at once (multi-cut); the test's depth being at least 1, it starts at 3 at the

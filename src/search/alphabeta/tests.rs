@@ -163,8 +163,8 @@ fn counter_move_bonus_in_the_key() {
 /// Every search knob changes the fixed-depth search when it is set away from its default: the
 /// ones off by default when set, the ones on by default ([`FOUR_THREE_THREAT`], [`FHR_PCT`],
 /// [`TT_EVAL`], [`MAX_QUIET_MOVES`] at 80) when turned off or back, [`SINGULAR_DEPTH`] when
-/// set shallower (each is
-/// wired to the node function): node totals over the bench positions at depth 7.
+/// set shallower (each is wired to the node function): node totals over the bench positions at
+/// depth 7.
 #[test]
 fn search_knobs_change_the_search() {
     use super::super::tt::Table;
