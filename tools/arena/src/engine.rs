@@ -3,6 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Why waiting for an engine failed.
@@ -23,6 +24,8 @@ pub struct EngineProc {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// When the engine last wrote a line (any line, `MESSAGE` included).
+    last_output: Arc<Mutex<Instant>>,
 }
 
 /// Split a command line into words, honouring single and double quotes.
@@ -74,6 +77,8 @@ impl EngineProc {
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, lines) = mpsc::channel();
+        let last_output = Arc::new(Mutex::new(Instant::now()));
+        let stamp = last_output.clone();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
             let mut buf = Vec::new();
@@ -82,6 +87,9 @@ impl EngineProc {
                 match r.read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
+                        if let Ok(mut t) = stamp.lock() {
+                            *t = Instant::now();
+                        }
                         let l = String::from_utf8_lossy(&buf).trim().to_string();
                         if !l.is_empty() && tx.send(l).is_err() {
                             break;
@@ -99,6 +107,7 @@ impl EngineProc {
             child,
             stdin,
             lines,
+            last_output,
         };
         if e.send("ABOUT").is_ok() {
             if let Ok(l) = e.recv_line(Instant::now() + about_timeout) {
@@ -125,18 +134,51 @@ impl EngineProc {
     /// [`Failure::Timeout`] or [`Failure::Crash`].
     pub fn recv_line(&mut self, deadline: Instant) -> Result<String, Failure> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let up = l.to_ascii_uppercase();
-                    if up.starts_with("MESSAGE") || up.starts_with("DEBUG") {
-                        continue;
-                    }
-                    return Ok(l);
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crash),
+            let l = self.recv_raw(deadline)?;
+            let up = l.to_ascii_uppercase();
+            if up.starts_with("MESSAGE") || up.starts_with("DEBUG") {
+                continue;
             }
+            return Ok(l);
+        }
+    }
+
+    /// The next line of any kind (`MESSAGE` lines included), before `deadline`.
+    ///
+    /// # Errors
+    /// [`Failure::Timeout`] or [`Failure::Crash`].
+    pub fn recv_raw(&mut self, deadline: Instant) -> Result<String, Failure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Failure::Crash),
+        }
+    }
+
+    /// Wait until the engine has written nothing for `quiet`, at most `10 * quiet` in all.
+    ///
+    /// Some engines (Rapfi among them) drop a command that arrives while they are still
+    /// finishing the move they have just printed, and then read the move's coordinates as a
+    /// command of their own: a fast reply of the other side can land in that window. Waiting
+    /// for the output to settle before the next command closes it; the wait is spent before
+    /// the engine's clock starts.
+    pub fn settle(&self, quiet: Duration) {
+        if quiet.is_zero() {
+            return;
+        }
+        let give_up = Instant::now() + quiet * 10;
+        loop {
+            let last = self
+                .last_output
+                .lock()
+                .map_or_else(|_| Instant::now(), |t| *t);
+            let now = Instant::now();
+            let ready = last + quiet;
+            if ready <= now || now >= give_up {
+                return;
+            }
+            std::thread::sleep(ready.min(give_up) - now);
         }
     }
 

@@ -93,6 +93,9 @@ pub struct GameConfig {
     pub foul_mode: FoulMode,
     /// `max_memory` sent to the engines (bytes).
     pub max_memory: u64,
+    /// Before each `START` and move request, wait until the engine's output has been quiet
+    /// this long (ms; see [`EngineProc::settle`]); 0 = send at once.
+    pub settle_ms: u64,
 }
 
 /// How a game ended.
@@ -303,6 +306,7 @@ impl Turn {
 /// Why the engine loses: it exited, or it did not answer `OK` in time.
 fn start_game(e: &mut EngineProc, cfg: &GameConfig, tc: TimeControl) -> Result<(), Reason> {
     let size = cfg.size;
+    e.settle(Duration::from_millis(cfg.settle_ms));
     let ok = e.send(&format!("START {size}")).is_ok()
         && e.recv_line(Instant::now() + Duration::from_millis(5_000 + cfg.tolerance_ms))
             .map(|l| l.eq_ignore_ascii_case("OK"))
@@ -328,6 +332,24 @@ fn start_game(e: &mut EngineProc, cfg: &GameConfig, tc: TimeControl) -> Result<(
     }
 }
 
+/// Let a freshly started engine play one move, unscored, before its first game: `START`, the
+/// game's settings under time control `tc`, `BEGIN`, and its answer awaited for up to 30 s.
+/// Some engines (Rapfi among them) allocate and clear their hash table of `max_memory` inside
+/// the first move they are asked for, which at a short turn limit, with other engines starting
+/// at the same time, runs past the limit and forfeits a game that has nothing to do with
+/// playing strength. Failures here are ignored: the first game shows them.
+pub fn warm_up(e: &mut EngineProc, cfg: &GameConfig, tc: TimeControl) {
+    if start_game(e, cfg, tc).is_err() {
+        return;
+    }
+    if tc.match_ms > 0 {
+        let _ = e.send(&format!("INFO time_left {}", tc.match_ms));
+    }
+    if e.send("BEGIN").is_ok() {
+        let _ = e.recv_line(Instant::now() + Duration::from_secs(30));
+    }
+}
+
 /// Ask engine `e` for a move with `cmd` under its time control `tc` (`left`: its match time,
 /// updated): the reply line and the time it took (ms).
 ///
@@ -340,6 +362,7 @@ fn request(
     cfg: &GameConfig,
     tc: TimeControl,
 ) -> Result<(String, u64), (Reason, bool)> {
+    e.settle(Duration::from_millis(cfg.settle_ms));
     if tc.match_ms > 0 {
         let _ = e.send(&format!("INFO time_left {left}"));
     }
@@ -412,7 +435,8 @@ fn read_move(board: &Board, reply: &str, cfg: &GameConfig) -> Move {
 }
 
 /// The `BOARD … DONE` command for the side `me` (own stones 1, opponent 2, in move order).
-fn board_command(board: &Board, me: Color) -> String {
+#[must_use]
+pub fn board_command(board: &Board, me: Color) -> String {
     let size = board.size();
     let mut s = String::from("BOARD");
     for (p, c) in board.history() {

@@ -2,14 +2,18 @@
 //!
 //! Modules: [`stats`] (Elo, LOS, SPRT), [`openings`] (opening files), [`engine`] (a pbrain
 //! child process with deadlines), [`game`] (one refereed game), [`records`] (psq, SGF,
-//! summary), [`json`] (reading a summary back), [`tournament`] (pairings, the worker pool, the report).
+//! summary), [`json`] (reading a summary back), [`tournament`] (pairings, the worker pool, the report),
+//! [`referee`] (a post-mortem of a match by another engine), [`field`] (the ledger's table of
+//! matches against other engines).
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod field;
 pub mod game;
 pub mod json;
 pub mod openings;
 pub mod records;
+pub mod referee;
 pub mod stats;
 pub mod tournament;
 

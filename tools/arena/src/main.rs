@@ -65,6 +65,15 @@ struct Args {
     /// `max_memory` sent to the engines (MB).
     #[arg(long, default_value_t = 350)]
     memory: u64,
+    /// Before each `START` and move request, wait until the engine has printed nothing for
+    /// this many ms (some engines, Rapfi among them, drop a command that arrives while they
+    /// finish a move); 0 = send at once.
+    #[arg(long, default_value_t = 30)]
+    settle: u64,
+    /// Let each engine process play one unscored move when it starts (some engines allocate
+    /// their hash table inside the first move they are asked for).
+    #[arg(long)]
+    warmup: bool,
     /// Output folder for records and summary.json.
     #[arg(long)]
     out: PathBuf,
@@ -148,6 +157,7 @@ fn config(args: &Args) -> Result<Config, String> {
             draw_after: args.draw_after,
             foul_mode,
             max_memory: args.memory * 1024 * 1024,
+            settle_ms: args.settle,
         },
         games: args.games,
         openings: ops,
@@ -157,6 +167,7 @@ fn config(args: &Args) -> Result<Config, String> {
         format,
         about_timeout: Duration::from_secs(2),
         engine_tc,
+        warmup: args.warmup,
     })
 }
 
@@ -168,13 +179,13 @@ fn play(cfg: &Config) {
     let stop = Arc::new(AtomicBool::new(false));
     match format {
         Format::RoundRobin | Format::Gauntlet => {
-            let mut jobs = Vec::new();
+            let mut blocks = Vec::new();
             for a in 0..n {
                 for b in a + 1..n {
                     if format == Format::Gauntlet && a != 0 {
                         continue;
                     }
-                    jobs.extend(tournament::pairing_jobs(
+                    blocks.push(tournament::pairing_jobs(
                         a,
                         b,
                         cfg.games,
@@ -182,6 +193,13 @@ fn play(cfg: &Config) {
                     ));
                 }
             }
+            // A gauntlet's pairings take turns (the same machine load for each, comparable
+            // when stopped early); a round robin plays them one after another.
+            let jobs = if format == Format::Gauntlet {
+                tournament::interleave(blocks)
+            } else {
+                blocks.concat()
+            };
             let mut book = Book::new(cfg, names, jobs.len());
             tournament::run_jobs(cfg, jobs, &mut book, &stop);
             book.write_summary();

@@ -91,13 +91,15 @@ fn json_num(v: f64) -> String {
     }
 }
 
-/// The summary: games played, per pair W-L-D with Elo, its 95% interval and LOS, games by the
-/// winner's colour (`[black, white, drawn]`), per pair its game pairs by the first engine's
+/// The summary: games played, per pair W-L-D with Elo, its 95% interval and LOS (and, where
+/// `pair_reasons` has the pair's entry, its decisive games by reason: `a_lost_by`, `b_lost_by`),
+/// games by the winner's colour (`[black, white, drawn]`), per pair its game pairs by the first engine's
 /// points (0, 0.5, 1, 1.5, 2), and losses by reason.
 #[must_use]
 pub fn summary_json(
     games: usize,
     pairs: &[(String, String, Wld)],
+    pair_reasons: &[[BTreeMap<String, u32>; 2]],
     colours: [u32; 3],
     pentanomial: &[[u32; 5]],
     losses_by_reason: &BTreeMap<String, u32>,
@@ -120,6 +122,15 @@ pub fn summary_json(
             json_num(hi),
             json_num(los(w))
         );
+        if let Some([a_lost, b_lost]) = pair_reasons.get(i) {
+            s.pop();
+            let _ = write!(
+                s,
+                ", \"a_lost_by\": {}, \"b_lost_by\": {}}}",
+                reasons_json(a_lost),
+                reasons_json(b_lost)
+            );
+        }
     }
     let _ = write!(
         s,
@@ -133,11 +144,11 @@ pub fn summary_json(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    s.push_str("\n  \"losses_by_reason\": {");
-    for (i, (k, v)) in losses_by_reason.iter().enumerate() {
-        let _ = write!(s, "{}{}: {v}", if i == 0 { "" } else { ", " }, json_str(k));
-    }
-    s.push('}');
+    let _ = write!(
+        s,
+        "\n  \"losses_by_reason\": {}",
+        reasons_json(losses_by_reason)
+    );
     if let Some((llr, lo, hi, status)) = sprt {
         let _ = write!(
             s,
@@ -152,6 +163,15 @@ pub fn summary_json(
     s
 }
 
+/// Counts by reason as a JSON object.
+fn reasons_json(m: &BTreeMap<String, u32>) -> String {
+    let items: Vec<String> = m
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", json_str(k)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
 /// A match summary read back from `summary.json` (what [`summary_json`] writes), for adding
 /// matches of the same pairing together (`combine`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -160,6 +180,9 @@ pub struct Summary {
     pub games: usize,
     /// Per pair of engines: the first engine's name, the second's, the first's W-L-D.
     pub pairs: Vec<(String, String, Wld)>,
+    /// Per pair, the decisive games by reason (the first engine's losses, the second's); empty
+    /// for a summary written before the arena counted them per pair.
+    pub pair_reasons: Vec<[BTreeMap<String, u32>; 2]>,
     /// Games won by black, by white, drawn.
     pub colours: [u32; 3],
     /// Per pair of engines with a completed game pair: game pairs by the first engine's points.
@@ -183,6 +206,7 @@ pub fn parse_summary(text: &str) -> Result<Summary, String> {
     };
     let games = count(&member(&v, "games")?, "games")? as usize;
     let mut pairs = Vec::new();
+    let mut pair_reasons = Vec::new();
     for p in member(&v, "pairs")?.array().ok_or("summary: bad pairs")? {
         let name = |k: &str| -> Result<String, String> {
             Ok(member(p, k)?
@@ -196,6 +220,12 @@ pub fn parse_summary(text: &str) -> Result<Summary, String> {
             draws: count(&member(p, "draws")?, "draws")?,
         };
         pairs.push((name("a")?, name("b")?, w));
+        if let (Some(a), Some(b)) = (p.get("a_lost_by"), p.get("b_lost_by")) {
+            pair_reasons.push([reasons_of(a)?, reasons_of(b)?]);
+        }
+    }
+    if !pair_reasons.is_empty() && pair_reasons.len() != pairs.len() {
+        return Err("summary: losses by reason for some pairs only".into());
     }
     let c = member(&v, "colours")?;
     let colours = [
@@ -218,22 +248,28 @@ pub fn parse_summary(text: &str) -> Result<Summary, String> {
         }
         pentanomial.push(r);
     }
-    let mut losses_by_reason = BTreeMap::new();
-    match member(&v, "losses_by_reason")? {
-        Value::Object(m) => {
-            for (k, x) in &m {
-                losses_by_reason.insert(k.clone(), count(x, "reason count")?);
-            }
-        }
-        _ => return Err("summary: bad losses_by_reason".into()),
-    }
+    let losses_by_reason = reasons_of(&member(&v, "losses_by_reason")?)?;
     Ok(Summary {
         games,
         pairs,
+        pair_reasons,
         colours,
         pentanomial,
         losses_by_reason,
     })
+}
+
+/// A JSON object of counts by reason.
+fn reasons_of(v: &Value) -> Result<BTreeMap<String, u32>, String> {
+    let Value::Object(m) = v else {
+        return Err("summary: bad losses by reason".into());
+    };
+    let mut out = BTreeMap::new();
+    for (k, x) in m {
+        let n = x.count().ok_or("summary: bad reason count")?;
+        out.insert(k.clone(), n);
+    }
+    Ok(out)
 }
 
 impl Summary {
@@ -273,6 +309,19 @@ impl Summary {
         for (k, n) in &other.losses_by_reason {
             *self.losses_by_reason.entry(k.clone()).or_insert(0) += n;
         }
+        if self.pair_reasons.len() == other.pair_reasons.len() {
+            for (a, b) in self.pair_reasons.iter_mut().zip(&other.pair_reasons) {
+                for (side, other_side) in a.iter_mut().zip(b) {
+                    for (k, n) in other_side {
+                        *side.entry(k.clone()).or_insert(0) += n;
+                    }
+                }
+            }
+        } else {
+            // One of them was written before the arena counted reasons per pair: the sum
+            // cannot have them.
+            self.pair_reasons.clear();
+        }
         Ok(())
     }
 
@@ -289,6 +338,7 @@ impl Summary {
         summary_json(
             self.games,
             &self.pairs,
+            &self.pair_reasons,
             self.colours,
             &self.pentanomial,
             &self.losses_by_reason,
@@ -316,6 +366,12 @@ mod tests {
                     draws: 2 * k,
                 },
             )],
+            pair_reasons: vec![[
+                [("five".to_string(), 3 * k)].into_iter().collect(),
+                [("five".to_string(), 4 * k), ("time".to_string(), k)]
+                    .into_iter()
+                    .collect(),
+            ]],
             colours: [4 * k, 4 * k, 2 * k],
             pentanomial: vec![[k, 0, 2 * k, k, k]],
             losses_by_reason: [("five".to_string(), 7 * k), ("time".to_string(), k)]
@@ -356,6 +412,17 @@ mod tests {
         assert_eq!(s.colours, sample(3).colours);
         assert_eq!(s.pentanomial, sample(3).pentanomial);
         assert_eq!(s.losses_by_reason, sample(3).losses_by_reason);
+        assert_eq!(s.pair_reasons, sample(3).pair_reasons);
+        // A summary without per-pair reasons (an older arena's) makes a sum without them.
+        let mut old = sample(1);
+        old.pair_reasons.clear();
+        let mut t = sample(1);
+        t.add(&old).unwrap();
+        assert!(t.pair_reasons.is_empty());
+        assert!(parse_summary(&t.to_json(None))
+            .unwrap()
+            .pair_reasons
+            .is_empty());
         let mut e = Summary::default();
         e.add(&sample(1)).unwrap();
         assert_eq!(e, sample(1));

@@ -51,6 +51,8 @@ pub struct Config {
     /// Per engine (by index), a time control of its own instead of the game's (time odds);
     /// missing entries play the game's.
     pub engine_tc: Vec<Option<TimeControl>>,
+    /// Let each engine process play one unscored move when it starts ([`game::warm_up`]).
+    pub warmup: bool,
 }
 
 /// One game to play.
@@ -111,6 +113,31 @@ pub fn pairing_jobs(a: usize, b: usize, games: usize, openings: usize) -> Vec<Jo
         .collect()
 }
 
+/// The jobs of several pairings interleaved two games at a time (one opening, colours swapped),
+/// so that each pairing meets the same machine load over the run and a run stopped early has
+/// played every pairing about equally: a gauntlet of two revisions against one opponent stays
+/// comparable. Game pairs keep their places `2k - 1`, `2k` when every block has an even
+/// number of games.
+#[must_use]
+pub fn interleave(blocks: Vec<Vec<Job>>) -> Vec<Job> {
+    let mut queues: Vec<VecDeque<Job>> = blocks.into_iter().map(VecDeque::from).collect();
+    let mut out = Vec::new();
+    loop {
+        let mut any = false;
+        for q in &mut queues {
+            for _ in 0..2 {
+                if let Some(j) = q.pop_front() {
+                    out.push(j);
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return out;
+        }
+    }
+}
+
 /// The bookkeeping of a run: results, records, summary, printing.
 pub struct Book {
     cfg: Config,
@@ -119,6 +146,9 @@ pub struct Book {
     pub pairs: BTreeMap<(usize, usize), Wld>,
     /// Losses by reason.
     pub losses: BTreeMap<String, u32>,
+    /// Per (a, b) pair, the decisive games by reason: `[0]` the games a lost, `[1]` those b
+    /// lost (a time forfeit of one engine is told from the other's).
+    pub pair_reasons: BTreeMap<(usize, usize), [BTreeMap<String, u32>; 2]>,
     /// Games won by black, won by white, drawn: how far the openings favour one colour.
     pub colours: [u32; 3],
     /// Per (a, b) pair, the game pairs (one opening, colours swapped: games `2k - 1` and `2k`)
@@ -146,6 +176,7 @@ impl Book {
             names,
             pairs: BTreeMap::new(),
             losses: BTreeMap::new(),
+            pair_reasons: BTreeMap::new(),
             colours: [0; 3],
             pentanomial: BTreeMap::new(),
             pending: BTreeMap::new(),
@@ -189,6 +220,10 @@ impl Book {
         let reason = o.rec.reason.name();
         if o.rec.winner.is_some() {
             *self.losses.entry(reason.clone()).or_insert(0) += 1;
+            let loser = usize::from(pts != 0.0);
+            *self.pair_reasons.entry(key).or_default()[loser]
+                .entry(reason.clone())
+                .or_insert(0) += 1;
         }
         let result = match o.rec.winner {
             Some(Color::Black) => "1-0",
@@ -253,6 +288,15 @@ impl Book {
             .collect()
     }
 
+    /// Per pair, in the order of [`Book::pair_list`], the decisive games by reason (a's losses,
+    /// b's losses).
+    fn pair_reason_list(&self) -> Vec<[BTreeMap<String, u32>; 2]> {
+        self.pairs
+            .keys()
+            .map(|k| self.pair_reasons.get(k).cloned().unwrap_or_default())
+            .collect()
+    }
+
     /// The SPRT state of the first pair, if an SPRT is configured: LLR, bounds, status. The
     /// LLR is the game-pair (pentanomial) form, [`Sprt::llr_pairs`], over the completed pairs
     /// (a game whose partner is still being played waits for it).
@@ -284,6 +328,7 @@ impl Book {
         let text = records::summary_json(
             self.done,
             &self.pair_list(),
+            &self.pair_reason_list(),
             self.colours,
             &self.pentanomial.values().copied().collect::<Vec<_>>(),
             &self.losses,
@@ -475,7 +520,11 @@ fn worker(
         for &k in &keys {
             if let std::collections::hash_map::Entry::Vacant(e) = procs.entry(k) {
                 match EngineProc::start(&cfg.engines[k.0], cfg.about_timeout) {
-                    Ok(p) => {
+                    Ok(mut p) => {
+                        if cfg.warmup {
+                            let tc = cfg.engine_tc.get(k.0).copied().flatten();
+                            game::warm_up(&mut p, &cfg.game, tc.unwrap_or(cfg.game.tc));
+                        }
                         e.insert(p);
                     }
                     Err(_) => started = false,

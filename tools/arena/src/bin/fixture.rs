@@ -6,7 +6,12 @@
 //! move), `garbage` (answers a move request with text), `occupied` (answers with an occupied
 //! point), `foul` (as black plays a forbidden point when there is one), `noabout` (never
 //! answers ABOUT, otherwise greedy), `noturnzero` (exits when told `INFO timeout_turn 0`,
-//! otherwise greedy), `slow` (greedy after thinking 150 ms a move).
+//! otherwise greedy), `slow` (greedy after thinking 150 ms a move), `slowfirst` (greedy,
+//! the first move of the process after 1,500 ms, as an engine that allocates its hash table
+//! inside its first move), `referee` and
+//! `referee-rapfi` (greedy, and before each move an evaluation in a `MESSAGE` line, in this
+//! engine's format or Rapfi's: the side to move wins in 5 plies when the opponent's last stone
+//! lies in column 0, scores +400 when it lies in row 0, else 0).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -91,6 +96,11 @@ fn main() {
                     };
                     board = b;
                 }
+                if mode.starts_with("referee") {
+                    for l in referee_messages(&mode, &board, &mut rng) {
+                        say(&l);
+                    }
+                }
                 let reply = answer(&mode, &mut board, &mut rng);
                 say(&reply);
             }
@@ -135,6 +145,41 @@ fn read_board(
     Some(board)
 }
 
+/// The evaluation lines of the `referee` modes for `board` (side to move), the line being
+/// the greedy move the fixture then plays.
+fn referee_messages(mode: &str, board: &Board, rng: &mut StdRng) -> Vec<String> {
+    let size = board.size();
+    let last = board.last_move().map(|(p, _)| p).filter(|p| !p.is_pass());
+    let (value, win) = match last {
+        Some(p) if p.x(size) == 0 => (0, Some(5)),
+        Some(p) if p.y(size) == 0 => (400, None),
+        _ => (0, None),
+    };
+    let best = greedy(&mut board.clone(), &mut rng.clone(), false);
+    if mode == "referee-rapfi" {
+        let eval = win.map_or_else(|| value.to_string(), |n| format!("+M{n}"));
+        let cell = format!(
+            "{}{}",
+            (b'A' + best.x(size) as u8) as char,
+            best.y(size) + 1
+        );
+        vec![
+            "MESSAGE OptiTime 10ms | MaxTime 20ms".to_string(),
+            format!("MESSAGE Depth 1-1 | Eval {eval} | Time 0ms | {cell}"),
+            format!("MESSAGE Speed 1K | Depth 1-1 | Eval {eval} | Node 1 | Time 0ms"),
+        ]
+    } else {
+        let ev = win.map_or_else(
+            || value.to_string(),
+            |n| format!("{} win in {n}", 30_000 - n),
+        );
+        vec![format!(
+            "MESSAGE depth 1 ev {ev} n 1 n/s 1 tm 0 pv {}",
+            best.to_gomocup(size)
+        )]
+    }
+}
+
 /// The fixture's answer to a move request in `mode` (the stone is played on `board`).
 fn answer(mode: &str, board: &mut Board, rng: &mut StdRng) -> String {
     let size = board.size();
@@ -144,6 +189,13 @@ fn answer(mode: &str, board: &mut Board, rng: &mut StdRng) -> String {
             std::thread::sleep(std::time::Duration::from_secs(60));
         },
         "garbage" => "I resign, good game".to_string(),
+        "slowfirst" => {
+            static FIRST: std::sync::Once = std::sync::Once::new();
+            FIRST.call_once(|| std::thread::sleep(std::time::Duration::from_millis(1500)));
+            let p = greedy(board, rng, false);
+            board.play_unchecked(p);
+            p.to_gomocup(size)
+        }
         "slow" => {
             std::thread::sleep(std::time::Duration::from_millis(150));
             let p = greedy(board, rng, false);

@@ -331,6 +331,7 @@ fn match_config(args: &Args, tc: TimeControl) -> Config {
             draw_after: None,
             foul_mode: FoulMode::Lose,
             max_memory: 350 * 1024 * 1024,
+            settle_ms: 0,
         },
         games: args.games,
         openings: Vec::new(),
@@ -340,6 +341,7 @@ fn match_config(args: &Args, tc: TimeControl) -> Config {
         format: Format::RoundRobin,
         about_timeout: Duration::from_secs(2),
         engine_tc: Vec::new(),
+        warmup: false,
     }
 }
 
