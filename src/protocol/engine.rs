@@ -152,8 +152,12 @@ impl Engine {
         match Game::new(n, settings.rule) {
             Ok(g) => {
                 self.game = Some(g);
-                self.searcher.resize(settings.hash_mb());
-                self.searcher.clear();
+                // A new table is empty already: clearing it again would double the time
+                // START takes on a fresh process (the first game's), when managers start
+                // several engines at once.
+                if !self.searcher.resize(settings.hash_mb()) {
+                    self.searcher.clear();
+                }
                 self.out.line("OK");
             }
             Err(e) => self.out.line(&format!("ERROR {e}")),

@@ -417,13 +417,16 @@ impl Searcher {
         self.hash_mb
     }
 
-    /// Resize the table to `mb` megabytes (emptying it).
-    pub fn resize(&mut self, mb: usize) {
-        if mb != self.hash_mb {
-            self.tt = None;
-            self.tt = Some(tt::Table::new(mb));
-            self.hash_mb = mb;
+    /// Resize the table to `mb` megabytes (emptying it). Returns whether a new table was made
+    /// (it is empty then, so a [`Searcher::clear`] right after would only repeat the work).
+    pub fn resize(&mut self, mb: usize) -> bool {
+        if mb == self.hash_mb {
+            return false;
         }
+        self.tt = None;
+        self.tt = Some(tt::Table::new(mb));
+        self.hash_mb = mb;
+        true
     }
 
     /// Search `board` (side to move) within `limits`, reporting each iteration.
@@ -480,6 +483,24 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new table from `resize` is as empty as a cleared one (START relies on it to skip the
+    /// clear), and `resize` to the same size keeps the table.
+    #[test]
+    fn a_resized_table_is_empty_and_a_kept_one_is_not() {
+        let (rule, size, moves) = crate::bench::POSITIONS[0];
+        let board = crate::bench::position(rule, size, moves).expect("bench position");
+        let nodes = |s: &mut Searcher| s.search(&board, Limits::depth(6), &mut Silent).nodes;
+        let fresh = nodes(&mut Searcher::new(2, 1));
+        let mut s = Searcher::new(1, 1);
+        nodes(&mut s);
+        assert!(s.resize(2));
+        assert_eq!(nodes(&mut s), fresh);
+        assert!(!s.resize(2));
+        assert_ne!(nodes(&mut s), fresh, "a kept table still helps");
+        s.clear();
+        assert_eq!(nodes(&mut s), fresh);
+    }
 
     #[test]
     fn clock_limits() {
