@@ -574,6 +574,7 @@ pub fn report(reviews: &[Review], cfg: &ReportConfig) -> String {
         s,
         "  total {t} tactical, {p} positional, {none} games without a blunder"
     );
+    s.push_str(&slide_lines(reviews, cfg));
     let pct = |a: u32, n: u32| 100.0 * f64::from(a) / f64::from(n.max(1));
     let _ = writeln!(
         s,
@@ -597,6 +598,62 @@ pub fn report(reviews: &[Review], cfg: &ReportConfig) -> String {
         }
     }
     s
+}
+
+/// The median of `v` (the upper one of an even count), or `-` when empty.
+fn median_text(v: &mut [i64]) -> String {
+    v.sort_unstable();
+    v.get(v.len() / 2)
+        .map_or_else(|| "-".into(), ToString::to_string)
+}
+
+/// The report's lines on how the games slid: the first blunders that let in a proven loss and
+/// its length, the loser's value before its first blunder, and the stone at which the loser's
+/// value (before its move) first reached `-2 * threshold` or below.
+fn slide_lines(reviews: &[Review], cfg: &ReportConfig) -> String {
+    let blunders: Vec<&Judged> = reviews
+        .iter()
+        .filter_map(|r| r.blunder.map(|i| &r.judged[i]))
+        .collect();
+    let mut mates: Vec<i64> = blunders
+        .iter()
+        .filter_map(|j| match j.after {
+            Score::Loss(n) => Some(i64::from(n)),
+            _ => None,
+        })
+        .collect();
+    let mut before: Vec<i64> = blunders
+        .iter()
+        .map(|j| i64::from(j.before.clipped()))
+        .collect();
+    let behind = before
+        .iter()
+        .filter(|&&v| v <= -i64::from(cfg.threshold))
+        .count();
+    let low = -2 * cfg.threshold;
+    let mut slid: Vec<i64> = reviews
+        .iter()
+        .filter_map(|r| {
+            r.judged
+                .iter()
+                .find(|j| j.before.clipped() <= low)
+                .map(|j| j.ply as i64 + 1)
+        })
+        .collect();
+    let (n_mates, n_slid) = (mates.len(), slid.len());
+    let range = match (mates.iter().min(), mates.iter().max()) {
+        (Some(a), Some(b)) => format!(", {a}-{b}"),
+        _ => String::new(),
+    };
+    format!(
+        "  first blunders that let in a proven loss: {n_mates} of {} (plies: median {}{range}); the loser's value before its first blunder: median {}, at or below -{} in {behind}\n  the loser's value first at or below {low} before its move: median stone {} in {n_slid} of {} games\n",
+        blunders.len(),
+        median_text(&mut mates),
+        median_text(&mut before),
+        cfg.threshold,
+        median_text(&mut slid),
+        reviews.len()
+    )
 }
 
 /// A blunder position: the position before the move, the move played and the referee's line.
@@ -783,6 +840,77 @@ mod tests {
         assert_eq!(judged(6, v(400), v(0)).kind(20), "positional");
         assert_eq!(Score::Win(4).negate(), Score::Loss(4));
         assert_eq!(Score::Value(-7).text(), "-7");
+    }
+
+    #[test]
+    fn the_report_counts_blunders_slides_and_losses() {
+        let v = Score::Value;
+        let game = |n| Game {
+            number: n,
+            moves: vec![],
+            opening: 0,
+            loser: Color::White,
+            loser_name: "w".into(),
+            result: "1-0 five".into(),
+        };
+        let reviews = vec![
+            // A slide: -350 at stone 8, then a proven loss in 25 let in at stone 12.
+            Review::new(
+                game(1),
+                vec![
+                    judged(5, v(0), v(-100)),
+                    judged(7, v(-350), v(-400)),
+                    judged(11, v(-400), Score::Loss(25)),
+                ],
+                150,
+            ),
+            // A drop of 300 at stone 3 from level ground, never below -300 before a move.
+            Review::new(game(2), vec![judged(2, v(0), v(-300))], 150),
+            // No blunder at all.
+            Review::new(game(3), vec![judged(2, v(0), v(10))], 150),
+        ];
+        let r = report(
+            &reviews,
+            &ReportConfig {
+                size: 15,
+                threshold: 150,
+                mate_plies: 20,
+            },
+        );
+        assert!(r.contains("3 decisive games"), "{r}");
+        assert!(
+            r.contains("game 1: w lost (1-0 five): stone 12 b14 -400 -> -M25 (positional)"),
+            "{r}"
+        );
+        assert!(
+            r.contains("game 2: w lost (1-0 five): stone 3 b14 +0 -> -300 (positional)"),
+            "{r}"
+        );
+        assert!(
+            r.contains("game 3: w lost (1-0 five): no blunder found in 1 moves"),
+            "{r}"
+        );
+        assert!(r.contains("  0-9   0/1\n   10-19  0/1\n"), "{r}");
+        assert!(
+            r.contains("total 0 tactical, 2 positional, 1 games without a blunder"),
+            "{r}"
+        );
+        assert!(
+            r.contains("let in a proven loss: 1 of 2 (plies: median 25, 25-25)"),
+            "{r}"
+        );
+        assert!(
+            r.contains("before its first blunder: median 0, at or below -150 in 1"),
+            "{r}"
+        );
+        assert!(
+            r.contains("first at or below -300 before its move: median stone 8 in 1 of 3 games"),
+            "{r}"
+        );
+        assert!(r.contains("equals the referee's: 0 of 5 (0%)"), "{r}");
+        // Stones 0-9: losses 100, 50, 300, 0 over four moves; 10-19: 600 over one.
+        assert!(r.contains("    0-9    112.5 (4, 0%)"), "{r}");
+        assert!(r.contains("   10-19   600.0 (1, 0%)"), "{r}");
     }
 
     #[test]
