@@ -316,3 +316,40 @@ fn the_ledger_has_one_field_table_marker() {
     let text = std::fs::read_to_string(path).unwrap();
     assert_eq!(text.lines().filter(|l| l.trim() == MARKER).count(), 1);
 }
+
+#[test]
+fn the_stored_blunder_positions_are_legal_and_read_back() {
+    use renju_engine::board::Board;
+    use renju_engine::rules;
+    use renju_engine::types::Rule;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/field");
+    for (file, rule, size) in [
+        ("renju_blunders.txt", Rule::Renju, 15),
+        ("freestyle_blunders.txt", Rule::Freestyle, 20),
+        ("standard_blunders.txt", Rule::Standard, 15),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let mut n = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let p = arena::referee::BlunderPosition::parse(line, size)
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(p.to_line(size), line, "{file}: round trip");
+            let mut b = Board::new(size, rule).unwrap();
+            for &m in &p.moves {
+                rules::try_play(&mut b, m).unwrap_or_else(|e| panic!("{file}: {line}: {e:?}"));
+            }
+            // The move played and the referee's are legal there, and differ (the referee's own
+            // choice is never a blunder).
+            for m in [p.played, p.best[0]] {
+                rules::try_play(&mut b.clone(), m)
+                    .unwrap_or_else(|e| panic!("{file}: {line}: {e:?}"));
+            }
+            assert_ne!(p.played, p.best[0], "{file}: {line}");
+            n += 1;
+        }
+        assert!(n >= 40, "{file}: {n} positions");
+    }
+}
