@@ -343,6 +343,8 @@ impl Judged {
 pub struct Game {
     /// The record's number.
     pub number: usize,
+    /// Board side (from the record's header).
+    pub size: usize,
     /// The stones in order.
     pub moves: Vec<Pos>,
     /// Opening stones at the start of `moves`.
@@ -385,20 +387,20 @@ pub fn read_game(number: usize, text: &str, rule: Rule) -> Result<Option<Game>, 
     };
     let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
     let mut moves = Vec::new();
-    for &(p, _) in &stones {
+    for (i, &(p, _)) in stones.iter().enumerate() {
         // The last stone of a game lost by a foul is the foul itself: kept, never replayed.
-        if rules::try_play(&mut board.clone(), p).is_err() && moves.len() + 1 != stones.len() {
+        if rules::try_play(&mut board, p).is_err() && i + 1 != stones.len() {
             return Err(format!(
                 "game {number}: illegal stone {}",
                 p.to_gomocup(size)
             ));
         }
-        board.play_unchecked(p);
         moves.push(p);
     }
     let opening = stones.iter().take_while(|s| s.1 == 0).count();
     Ok(Some(Game {
         number,
+        size,
         moves,
         opening,
         loser,
@@ -409,20 +411,18 @@ pub fn read_game(number: usize, text: &str, rule: Rule) -> Result<Option<Game>, 
 
 /// The loser's moves of `game` judged by the referee `e` (every move after the opening, up to
 /// `max_moves` of them; a move the referee did not score before and after is left out); the
-/// game is started on the referee first.
+/// game is started on the referee first, under the rule of `cfg`.
 ///
 /// # Errors
 /// The referee failed (see [`evaluate`]).
 pub fn judge_game(
     e: &mut EngineProc,
     game: &Game,
-    rule: Rule,
-    size: usize,
     cfg: &RefereeConfig,
     max_moves: usize,
 ) -> Result<Vec<Judged>, String> {
-    start(e, size, cfg)?;
-    let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
+    start(e, game.size, cfg)?;
+    let mut board = Board::new(game.size, cfg.rule).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (i, &p) in game.moves.iter().enumerate() {
         let mine = board.side_to_move() == game.loser;
@@ -847,6 +847,7 @@ mod tests {
         let v = Score::Value;
         let game = |n| Game {
             number: n,
+            size: 15,
             moves: vec![],
             opening: 0,
             loser: Color::White,

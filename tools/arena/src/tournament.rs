@@ -55,6 +55,14 @@ pub struct Config {
     pub warmup: bool,
 }
 
+impl Config {
+    /// The time control engine `i` plays under: its own (time odds) or the game's.
+    #[must_use]
+    pub fn engine_tc_of(&self, i: usize) -> Option<TimeControl> {
+        self.engine_tc.get(i).copied().flatten()
+    }
+}
+
 /// One game to play.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -522,8 +530,8 @@ fn worker(
                 match EngineProc::start(&cfg.engines[k.0], cfg.about_timeout) {
                     Ok(mut p) => {
                         if cfg.warmup {
-                            let tc = cfg.engine_tc.get(k.0).copied().flatten();
-                            game::warm_up(&mut p, &cfg.game, tc.unwrap_or(cfg.game.tc));
+                            let tc = cfg.engine_tc_of(k.0).unwrap_or(cfg.game.tc);
+                            game::warm_up(&mut p, &cfg.game, tc);
                         }
                         e.insert(p);
                     }
@@ -541,7 +549,7 @@ fn worker(
             let mut w = procs.remove(&keys[1]).expect("started");
             let names = [b.name.clone(), w.name.clone()];
             let mut game_cfg = cfg.game.clone();
-            game_cfg.seat_tc = [black, white].map(|e| cfg.engine_tc.get(e).copied().flatten());
+            game_cfg.seat_tc = [black, white].map(|e| cfg.engine_tc_of(e));
             let rec = game::play([&mut b, &mut w], &opening, &game_cfg);
             for (i, (k, p)) in [(keys[0], b), (keys[1], w)].into_iter().enumerate() {
                 if rec.restart[i] {

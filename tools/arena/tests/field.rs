@@ -157,6 +157,8 @@ fn a_gauntlet_takes_turns_and_writes_one_row_per_revision() {
         "t",
         "--book",
         "b",
+        "--date",
+        "d",
         "--summary",
     ];
     for extra in [

@@ -75,17 +75,10 @@ fn run() -> Result<(), String> {
         let Some(g) = read_game(n, &text, args.rule)? else {
             continue;
         };
-        let s = text
-            .lines()
-            .next()
-            .and_then(|h| h.strip_prefix("Piskvorky "))
-            .and_then(|h| h.split('x').next())
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        if size != 0 && s != size {
-            return Err(format!("game {n}: board {s}, other games {size}"));
+        if size != 0 && g.size != size {
+            return Err(format!("game {n}: board {}, other games {size}", g.size));
         }
-        size = s;
+        size = g.size;
         if args.loser.as_ref().is_some_and(|l| *l != g.loser_name) {
             continue;
         }
@@ -112,14 +105,14 @@ fn run() -> Result<(), String> {
         let results = results.clone();
         let cfg = cfg.clone();
         let cmd = args.referee.clone();
-        let (rule, max_moves) = (args.rule, args.max_moves);
+        let max_moves = args.max_moves;
         handles.push(std::thread::spawn(move || -> Result<(), String> {
             let mut e = EngineProc::start(&cmd, Duration::from_secs(5))?;
             loop {
                 let Some((i, g)) = queue.lock().map_err(|_| "poisoned")?.pop() else {
                     break;
                 };
-                let judged = judge_game(&mut e, &g, rule, size, &cfg, max_moves)
+                let judged = judge_game(&mut e, &g, &cfg, max_moves)
                     .map_err(|err| format!("game {}: {err}", g.number))?;
                 eprintln!("referee: game {} judged ({} moves)", g.number, judged.len());
                 results.lock().map_err(|_| "poisoned")?.push((i, g, judged));
