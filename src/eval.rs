@@ -364,5 +364,21 @@ pub const fn is_mate(score: i32) -> bool {
     score >= WIN_THRESHOLD || score <= -WIN_THRESHOLD
 }
 
+/// The win probability for the side to move that a search score stands for under `rule`'s
+/// calibrated scale (the embedded weights' points per logistic unit,
+/// [`CodeWeights::scale`]): `1 / (1 + exp(-score / scale))`; a proven win is 1 and a proven
+/// loss 0.
+#[must_use]
+pub fn win_rate(score: i32, rule: Rule) -> f64 {
+    if score >= WIN_THRESHOLD {
+        return 1.0;
+    }
+    if score <= -WIN_THRESHOLD {
+        return 0.0;
+    }
+    let scale = f64::from(CodeWeights::get(rule).scale.max(1));
+    1.0 / (1.0 + (-f64::from(score) / scale).exp())
+}
+
 #[cfg(test)]
 mod tests;

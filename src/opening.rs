@@ -3,15 +3,19 @@
 //!
 //! May import: everything up to [`crate::search`].
 //!
-//! Every decision evaluates positions with a short fixed-depth search ([`Decider::value`]), from
-//! the point of view of the side to move, and picks the option whose value is best (or closest
-//! to balanced, when proposing). Ties are broken by cell index, so decisions are deterministic.
+//! Every decision evaluates positions with a search ([`Decider::value`]), from the point of view
+//! of the side to move, and picks the option whose value is best (or closest to balanced, when
+//! proposing). A [`Decider::timed`] decider (the protocol's opening steps) searches each
+//! position as deep as its share of the turn's time allows: each decision plans how many
+//! evaluations it makes and gives each an equal share of what is left. A fixed-depth decider
+//! ([`Decider::new`]: the opening generator, tests) is deterministic; ties are broken by cell
+//! index. Thresholds are win rates on the rule's calibrated scale ([`crate::eval::win_rate`]).
 
 use crate::board::Board;
-use crate::eval::{is_mate, WIN};
+use crate::eval::{is_mate, win_rate, WIN};
 use crate::rules;
 use crate::search::threats::ordered_candidates;
-use crate::search::{Limits, Searcher, Silent};
+use crate::search::{Limits, SearchResult, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
 use std::time::{Duration, Instant};
 
@@ -101,12 +105,21 @@ pub fn equivalent(board: &Board, a: Pos, b: Pos) -> bool {
         .any(|s| symmetry(s, a, board.size()) == b)
 }
 
+/// A side whose win rate is at least this (or at most one minus this) is clearly better (worse)
+/// off: swap2's second player takes a colour instead of offering two more stones.
+pub const CLEAR_EDGE: f64 = 0.6;
+
 /// Search-based decisions within a time budget.
 pub struct Decider {
     searcher: Searcher,
-    /// Fixed depth of each evaluation.
+    /// Fixed depth of each evaluation (a timed decider: unused).
     pub depth: i32,
+    /// Each evaluation searches as deep as its share of the budget allows.
+    timed: bool,
     deadline: Instant,
+    /// Evaluations the current decision still plans (a timed decider's next one gets the time
+    /// left divided by this).
+    plan: usize,
 }
 
 impl Decider {
@@ -116,31 +129,79 @@ impl Decider {
         Decider {
             searcher: Searcher::new(16, 1),
             depth,
+            timed: false,
             deadline: Instant::now() + budget,
+            plan: 1,
         }
+    }
+
+    /// A decider whose evaluations are time-limited searches sharing `budget`: each decision
+    /// plans its evaluations ([`Decider::plan`]) and each gets an equal share of the time left.
+    #[must_use]
+    pub fn timed(budget: Duration) -> Decider {
+        Decider {
+            searcher: Searcher::new(16, 1),
+            depth: 0,
+            timed: true,
+            deadline: Instant::now() + budget,
+            plan: 1,
+        }
+    }
+
+    /// The next `n` evaluations share the time left equally (timed deciders).
+    pub fn plan(&mut self, n: usize) {
+        self.plan = n.max(1);
+    }
+
+    /// Run `f` as one phase of a decision, within `fraction` of the time left (its own plans
+    /// divide that part); the rest is left for what follows.
+    pub fn within<T>(&mut self, fraction: f64, f: impl FnOnce(&mut Decider) -> T) -> T {
+        let (outer, plan) = (self.deadline, self.plan);
+        self.deadline = Instant::now() + self.time_left().mul_f64(fraction.clamp(0.0, 1.0));
+        self.plan = 1;
+        let r = f(self);
+        self.deadline = outer;
+        self.plan = plan;
+        r
     }
 
     fn time_left(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
+    /// A search of `board` for the side to move: a timed decider's with its share of the time
+    /// left, a fixed-depth decider's at its depth plus `extra`.
+    fn search(&mut self, board: &Board, extra: i32) -> SearchResult {
+        let l = if self.timed {
+            let share = (self.time_left() / self.plan as u32).max(Duration::from_millis(5));
+            self.plan = (self.plan - 1).max(1);
+            Limits {
+                hard_time: Some(share),
+                soft_time: Some(share * 6 / 10),
+                ..Limits::default()
+            }
+        } else {
+            let mut l = Limits::depth(self.depth + extra);
+            l.hard_time = Some(self.time_left().max(Duration::from_millis(5)));
+            l
+        };
+        self.searcher.search(board, l, &mut Silent)
+    }
+
     /// The value of the position for the side to move (mate scores clipped to ±20000).
     pub fn value(&mut self, board: &Board) -> i32 {
-        let mut l = Limits::depth(self.depth);
-        l.hard_time = Some(self.time_left().max(Duration::from_millis(5)));
-        let r = self.searcher.search(board, l, &mut Silent);
-        if is_mate(r.score) {
-            r.score.signum() * 20_000
-        } else {
-            r.score
-        }
+        clip(self.search(board, 0).score)
+    }
+
+    /// The value of the position for the side to move and its best move, from one search.
+    pub fn value_and_move(&mut self, board: &Board) -> (i32, Pos) {
+        let r = self.search(board, 0);
+        (clip(r.score), r.best)
     }
 
     /// The best move of the side to move.
     pub fn best_move(&mut self, board: &Board) -> Pos {
-        let mut l = Limits::depth(self.depth + 2);
-        l.hard_time = Some(self.time_left().max(Duration::from_millis(5)));
-        self.searcher.search(board, l, &mut Silent).best
+        self.search(board, 2).best
     }
 
     /// Whether the side to move should swap (take the colour that just moved): when it is
@@ -162,6 +223,11 @@ impl Decider {
     /// side to move after it (white): for renju one of the 26 canonical openings, otherwise
     /// the most balanced of a fixed set of central shapes.
     pub fn propose_three(&mut self, rule: Rule, size: usize) -> [Pos; 3] {
+        self.propose_three_valued(rule, size).0
+    }
+
+    /// [`Decider::propose_three`] with the value of the proposal for white (to move after it).
+    pub fn propose_three_valued(&mut self, rule: Rule, size: usize) -> ([Pos; 3], i32) {
         let options: Vec<[Pos; 3]> = if rule == Rule::Renju {
             (0..26).map(|i| rif_opening(i, size)).collect()
         } else {
@@ -181,37 +247,43 @@ impl Decider {
             .map(|s| [p(s[0].0, s[0].1), p(s[1].0, s[1].1), p(s[2].0, s[2].1)])
             .collect()
         };
-        let mut best = (i32::MAX, options[0]);
+        let mut best = (i32::MAX, options[0], 0);
+        self.plan(options.len());
         for o in options {
             let Ok(b) = board_of(rule, size, &o) else {
                 continue;
             };
-            let v = self.value(&b).abs();
-            if v < best.0 {
-                best = (v, o);
+            let v = self.value(&b);
+            if v.abs() < best.0 {
+                best = (v.abs(), o, v);
             }
             if self.time_left().is_zero() {
                 break;
             }
         }
-        best.1
+        (best.1, best.2)
     }
 
     /// Swap2 after three stones (we are white to move): `None` = swap (take black), or the
     /// stones to add: one (stay white and play the fourth) or two (fourth and fifth, so that the
     /// opponent chooses the colour of a balanced position).
     pub fn swap2_after_three(&mut self, board: &Board) -> Option<Vec<Pos>> {
-        let v = self.value(board);
-        if v < -150 {
+        // A third of the time for the position as it is; the rest for the pairs, if needed.
+        self.plan(3);
+        let (v, best_move) = self.value_and_move(board);
+        let rate = win_rate(v, board.rule());
+        if rate <= 1.0 - CLEAR_EDGE {
             return None; // white is clearly worse: take black
         }
-        if v > 150 {
-            return Some(vec![self.best_move(board)]);
+        if rate >= CLEAR_EDGE {
+            return Some(vec![best_move]);
         }
         // Balanced: offer two more stones that keep it balanced.
         let mut b = board.clone();
-        let mut best: (i32, Vec<Pos>) = (i32::MAX, vec![self.best_move(board)]);
-        for m4 in Self::candidates(&mut b, 6) {
+        let mut best: (i32, Vec<Pos>) = (i32::MAX, vec![best_move]);
+        let fourths = Self::candidates(&mut b, 6);
+        self.plan(fourths.len() * 4);
+        for m4 in fourths {
             b.play_unchecked(m4);
             for m5 in Self::candidates(&mut b, 4) {
                 b.play_unchecked(m5);
@@ -249,6 +321,7 @@ impl Decider {
                 pool.push(p);
             }
         }
+        self.plan(pool.len());
         for p in pool {
             if scored.iter().any(|&(_, q)| equivalent(board, p, q)) {
                 continue;
@@ -272,6 +345,8 @@ impl Decider {
     pub fn choose_fifth(&mut self, board: &Board, offers: &[Pos]) -> Pos {
         let mut b = board.clone();
         let mut best = (i32::MIN, offers[0]);
+        // One share more for the move that follows the choice.
+        self.plan(offers.len() + 1);
         for &p in offers {
             b.play_unchecked(p);
             let v = self.value(&b); // white to move
@@ -281,6 +356,16 @@ impl Decider {
             }
         }
         best.1
+    }
+}
+
+/// A search score with proven results clipped to ±20000 (a decision compares them with the
+/// others).
+fn clip(score: i32) -> i32 {
+    if is_mate(score) {
+        score.signum() * 20_000
+    } else {
+        score
     }
 }
 

@@ -607,3 +607,43 @@ fn swap_decision_follows_the_colours() {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// 6. Lopsided offers are swapped through the protocol (the timed decider)
+// ------------------------------------------------------------------------------------------
+
+/// The opening steps decide by the engine's search within the turn's time: a clearly lopsided
+/// position is swapped by the side that is worse off, and kept by the side that is better off,
+/// in the extension's `SWAPBOARD`, Yixin-Board's `yxswap2step2`/`yxswap2step3` and Gomocup's
+/// `SWAP2BOARD`.
+#[test]
+fn lopsided_offers_are_swapped_through_the_protocol() {
+    let log = Transcript::new("lopsided offers");
+    let mut e = Engine::spawn("E", 0, &log);
+    // Three stones, white to move. Black h8 i8 with white in a corner: black is well ahead
+    // (swap, take black). Black in two corners with white on h8: white is (keep white).
+    let black_ahead = pts(&[(7, 7), (0, 0), (8, 7)]);
+    let white_ahead = pts(&[(0, 0), (7, 7), (14, 14)]);
+    assert_eq!(e.step("SWAPBOARD", &black_ahead, None), "SWAP");
+    let r = e.step("SWAPBOARD", &white_ahead, None);
+    assert_eq!(parse_points(&r).len(), 1, "kept white and moved: '{r}'");
+    e.yxboard(&black_ahead);
+    e.send("yxswap2step2");
+    assert_eq!(e.yx("SWAP2"), ["SWAP1", "YES"], "yxswap2step2, black ahead");
+    e.yxboard(&white_ahead);
+    e.send("yxswap2step2");
+    assert_eq!(e.yx("SWAP2"), ["SWAP1", "NO"], "yxswap2step2, white ahead");
+    // Five stones, white to move. Black's open three g8 h8 i8 against two corner stones:
+    // swap (take black). Black scattered on the edges against white h8 i9: keep white.
+    let black_ahead = pts(&[(6, 7), (0, 0), (7, 7), (0, 14), (8, 7)]);
+    let white_ahead = pts(&[(0, 0), (7, 7), (14, 14), (8, 8), (0, 14)]);
+    e.yxboard(&black_ahead);
+    e.send("yxswap2step3");
+    assert_eq!(e.yx("SWAP2"), ["SWAP2", "YES"], "yxswap2step3, black ahead");
+    e.yxboard(&white_ahead);
+    e.send("yxswap2step3");
+    assert_eq!(e.yx("SWAP2"), ["SWAP2", "NO"], "yxswap2step3, white ahead");
+    assert_eq!(e.step("SWAP2BOARD", &black_ahead, None), "SWAP");
+    let r = e.step("SWAP2BOARD", &white_ahead, None);
+    assert_eq!(parse_points(&r).len(), 1, "kept white and moved: '{r}'");
+}

@@ -589,6 +589,22 @@ fn realtime_root_lines() {
                 e.fail(&format!("show_detail {level}: bad live line {l:?}"));
             }
         }
+        // The GUI marks a DONE only on a cell with a POS since the last REFRESH: every root
+        // move searched has its POS first.
+        let mut marked: Vec<&str> = Vec::new();
+        for l in &root {
+            if l.as_str() == "MESSAGE REALTIME REFRESH" {
+                marked.clear();
+            } else if let Some(m) = l.strip_prefix("MESSAGE REALTIME POS ") {
+                marked.push(m);
+            } else if let Some(m) = l.strip_prefix("MESSAGE REALTIME DONE ") {
+                if !marked.contains(&m) {
+                    e.fail(&format!(
+                        "show_detail {level}: DONE {m} without POS: {root:?}"
+                    ));
+                }
+            }
+        }
     }
     e.finish();
 }

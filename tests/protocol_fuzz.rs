@@ -512,6 +512,23 @@ fn well_formed(line: &str) -> bool {
                 x < 22 && y < 22
             });
     }
+    // Yixin-Board's analysis block (`show_detail` 2 and 3): a known key and a value.
+    if let Some((key, value)) = line.strip_prefix("INFO ").and_then(|r| r.split_once(' ')) {
+        let keys = [
+            "PV",
+            "NUMPV",
+            "DEPTH",
+            "SELDEPTH",
+            "NODES",
+            "TOTALNODES",
+            "TOTALTIME",
+            "SPEED",
+            "EVAL",
+            "WINRATE",
+            "BESTLINE",
+        ];
+        return keys.contains(&key) && !value.is_empty();
+    }
     parse_moves(line).is_some_and(|v| v.iter().all(|&(x, y)| x < 22 && y < 22))
 }
 
@@ -542,6 +559,9 @@ fn harness_self_check() {
         "FORBID .",
         "FORBID 07070812.",
         "name=\"x\", version=\"1\"",
+        "INFO PV DONE",
+        "INFO EVAL +M5",
+        "INFO BESTLINE 7,7 8,8",
     ] {
         assert!(well_formed(good), "{good:?} should be accepted");
     }
@@ -563,6 +583,9 @@ fn harness_self_check() {
         "SUGGEST 7,7",
         "ok",
         "garbage",
+        "INFO",
+        "INFO PV",
+        "INFO timeout_turn 5",
     ] {
         assert!(!well_formed(bad), "{bad:?} should be refused");
     }

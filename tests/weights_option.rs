@@ -166,6 +166,32 @@ fn depth_lines(args: &[&str], settings: &[&str]) -> Vec<(u32, u64)> {
         .collect()
 }
 
+/// The thread counts the engine's log tells (`MESSAGE threads N`) over two searches, started
+/// with `args` and given the `INFO` lines `settings` before the first search and `between`
+/// before the second.
+fn told_threads(args: &[&str], settings: &[&str], between: &[&str]) -> Vec<String> {
+    let mut e = Engine::spawn_with(args);
+    e.send("START 15");
+    assert_eq!(e.answer(Duration::from_secs(5)), "OK");
+    e.send("INFO rule 4");
+    e.send("INFO max_depth 3");
+    for s in settings {
+        e.send(s);
+    }
+    e.send("BOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\n8,7,1\nDONE");
+    let mut lines = e.lines_to_reply(Duration::from_secs(60));
+    for s in between {
+        e.send(s);
+    }
+    e.send("TURN 0,0");
+    lines.extend(e.lines_to_reply(Duration::from_secs(60)));
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("MESSAGE threads "))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn the_threads_option_sets_the_threads_until_the_manager_does() {
     let one = shallow_lines(&[], &[]);
@@ -176,19 +202,19 @@ fn the_threads_option_sets_the_threads_until_the_manager_does() {
         shallow_lines(&["--threads", "2"], &["INFO thread_num 1"]),
         one
     );
-    // With a helper the main thread skips or takes over depths the helper searches, and the
-    // counts include the helper's nodes: the reported depths or the shallow counts differ
-    // (almost always at once; five tries: on a loaded machine the helper may start late).
-    let depths = |l: &[(u32, u64)]| l.iter().map(|x| x.0).collect::<Vec<u32>>();
-    let all_one = depths(&depth_lines(&[], &[]));
-    assert!(
-        (0..5).any(|_| {
-            let two = depth_lines(&["--threads", "2"], &[]);
-            let shallow: Vec<(u32, u64)> = two.iter().copied().filter(|x| x.0 <= 4).collect();
-            depths(&two) != all_one || shallow != one
-        }),
-        "two threads searched as one"
+    // The log tells the count searched with: once while it stays, again when it changes.
+    assert_eq!(told_threads(&[], &[], &[]), ["1"]);
+    assert_eq!(told_threads(&["--threads", "2"], &[], &[]), ["2"]);
+    assert_eq!(
+        told_threads(&["--threads", "2"], &["INFO thread_num 1"], &[]),
+        ["1"]
     );
+    assert_eq!(
+        told_threads(&["--threads", "2"], &[], &["INFO thread_num 3"]),
+        ["2", "3"]
+    );
+    // Without the search lines (`show_detail 0`) nothing is told.
+    assert!(told_threads(&["--threads", "2"], &["INFO show_detail 0"], &[]).is_empty());
 }
 
 #[test]

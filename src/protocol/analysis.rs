@@ -5,14 +5,14 @@
 //! May import what `engine.rs` may; every handler here answers `ERROR` without a game.
 
 use super::engine::Engine;
-use super::report::{line_text, mate_note};
+use super::report::mate_note;
 
 use super::steps::{self, StepRequest};
 use crate::board::Board;
 use crate::eval::is_mate;
 use crate::opening::{board_of, Decider};
 use crate::rules::renju;
-use crate::search::{Limits, Searcher, Silent};
+use crate::search::{Limits, RootLine, Searcher, Silent};
 use crate::types::{Color, Pos, Rule};
 use std::time::Instant;
 
@@ -33,45 +33,81 @@ impl Engine {
         self.out.line(&s);
     }
 
-    /// `YXNBEST n`: the `n` best moves, each searched with the others excluded and a share of
-    /// the turn's time, reported as `MESSAGE (k) move score pv ...`; the first is played.
+    /// `YXNBEST n`: a multi-PV search of the `n` best moves within the turn's time, each line
+    /// reported as it completes (and as the `INFO` analysis block at `show_detail` 2 and 3),
+    /// then a summary `MESSAGE (k) move ev score depth d pv ...` of each move's last completed
+    /// line, best first; the first is played.
     pub(super) fn nbest(&mut self, n: i64, received: Instant) {
-        let n = n.clamp(1, 32) as u64;
+        self.analyse(n.clamp(1, 32) as usize, received);
+    }
+
+    /// `YXSEARCHDEFEND`: Yixin-Board's Defend, a multi-PV search of every root move (each gets
+    /// its value on the board), answered as `YXNBEST` is.
+    pub(super) fn search_defend(&mut self, received: Instant) {
+        self.analyse(usize::MAX, received);
+    }
+
+    /// A multi-PV search of `lines` lines, its summary, and the best move played and answered.
+    fn analyse(&mut self, lines: usize, received: Instant) {
         let Some(g) = self.game() else {
             return;
         };
-        let mut excluded = g.excluded();
-        let mut first = None;
-        for k in 0..n {
-            let Some(r) = self.search(received, excluded.clone(), n - k) else {
-                break;
+        let excluded = g.excluded();
+        let r = self.search(received, excluded.clone(), lines);
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        let size = g.size();
+        let mut best = Pos::PASS;
+        if let Some(r) = &r {
+            let show = super::report::Display {
+                size,
+                rule: g.board().rule(),
+                analysis: false,
+                labels: self.settings().board_labels(),
             };
-            let Some(g) = self.game.as_mut() else {
-                break;
+            // A one-line search is a game search: its result is the one line.
+            let one = [RootLine {
+                depth: r.depth,
+                score: r.score,
+                pv: if r.pv.is_empty() {
+                    vec![r.best]
+                } else {
+                    r.pv.clone()
+                },
+                nodes: r.nodes,
+            }];
+            let lines = if r.lines.is_empty() && !r.best.is_pass() {
+                &one[..]
+            } else {
+                &r.lines[..]
             };
-            let Some(p) = g.legal_or_fallback(r.best, &excluded) else {
-                break;
-            };
-            let size = g.size();
-            self.out.line(&format!(
-                "MESSAGE ({}) {} ev {}{} depth {} pv {}",
-                k + 1,
-                p.to_gomocup(size),
-                r.score,
-                mate_note(r.score),
-                r.depth,
-                line_text(&r.pv, size)
-            ));
-            first.get_or_insert(p);
-            excluded.push(p);
-            if g.board().empty_cells().all(|q| excluded.contains(&q)) {
-                break;
+            let summary: Vec<String> = lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    format!(
+                        "MESSAGE ({}) {} ev {}{} depth {} pv {}",
+                        k + 1,
+                        show.mv(l.pv[0]),
+                        l.score,
+                        mate_note(l.score),
+                        l.depth,
+                        show.moves(&l.pv)
+                    )
+                })
+                .collect();
+            if self.settings().show_detail != 0 {
+                for line in summary {
+                    self.out.line(&line);
+                }
             }
+            best = r.best;
         }
         let Some(g) = self.game.as_mut() else {
             return;
         };
-        match first.or_else(|| g.legal_or_fallback(Pos::PASS, &[])) {
+        match g.legal_or_fallback(best, &excluded) {
             Some(p) => {
                 g.play(p);
                 self.out.line(&p.to_gomocup(g.size()));
@@ -198,7 +234,7 @@ impl Engine {
             }
         };
         let budget = settings.answer_budget(received);
-        let mut d = Decider::new(4, budget.mul_f64(0.8));
+        let mut d = Decider::timed(budget.mul_f64(0.8));
         let xy = |p: Pos| p.to_gomocup(size);
         match lines.len() {
             0 => {
@@ -214,10 +250,12 @@ impl Engine {
                 }
             },
             5 => {
-                if d.should_swap(&b) {
+                // One search decides both: swap when worse off, else its move.
+                let (v, m) = d.value_and_move(&b);
+                if v < 0 {
                     self.out.line("SWAP");
                 } else {
-                    self.out.line(&xy(d.best_move(&b)));
+                    self.out.line(&xy(m));
                 }
             }
             n => self.out.line(&format!(

@@ -37,6 +37,8 @@ pub enum Command {
     ShowForbid,
     /// `YXNBEST n`.
     NBest(i64),
+    /// `YXSEARCHDEFEND`: every root move searched with a value of its own.
+    SearchDefend,
     /// `YXBALANCEONE b`.
     BalanceOne(i64),
     /// `YXBALANCETWO b`.
@@ -269,6 +271,7 @@ pub fn parse(head: &str, payload: Vec<String>) -> Command {
         "ABOUT" => Command::About,
         "YXSHOWFORBID" => Command::ShowForbid,
         "YXNBEST" => arg_int("YXNBEST", Command::NBest, None),
+        "YXSEARCHDEFEND" => Command::SearchDefend,
         "YXBALANCEONE" => arg_int("YXBALANCEONE", Command::BalanceOne, Some(0)),
         "YXBALANCETWO" => arg_int("YXBALANCETWO", Command::BalanceTwo, Some(0)),
         "YXHASHCLEAR" => Command::HashClear,

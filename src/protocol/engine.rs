@@ -7,7 +7,7 @@
 
 use super::command::Command;
 use super::input::Queued;
-use super::report::{live_display, MessageReporter, Out};
+use super::report::{live_display, Display, MessageReporter, Out};
 use super::session::Game;
 use super::settings::Settings;
 use super::Shared;
@@ -31,6 +31,8 @@ pub struct Engine {
     pub(super) searcher: Searcher,
     /// The line of the move just played, for pondering on its expected reply.
     ponder_line: Option<Vec<Pos>>,
+    /// The thread count last told the manager (`MESSAGE threads N`; 0: none yet).
+    told_threads: usize,
 }
 
 impl Engine {
@@ -43,6 +45,7 @@ impl Engine {
             game: None,
             searcher: Searcher::new(1, 1),
             ponder_line: None,
+            told_threads: 0,
         }
     }
 
@@ -100,6 +103,7 @@ impl Engine {
             Command::Swap2Board(lines) => self.swap2(&lines, received),
             Command::ShowForbid => self.show_forbid(),
             Command::NBest(n) => self.nbest(n, received),
+            Command::SearchDefend => self.search_defend(received),
             Command::BalanceOne(b) => self.balance(b, false, received),
             Command::BalanceTwo(b) => self.balance(b, true, received),
             Command::HashClear => self.searcher.clear(),
@@ -217,13 +221,15 @@ impl Engine {
         }
     }
 
-    /// Search the game's position with `excluded` root moves left out, with `1/share` of the
-    /// turn's time; the game is unchanged. Iterations are reported as `show_detail` asks.
+    /// Search the game's position with `excluded` root moves left out, for `lines` lines (1: a
+    /// game search; more: a multi-PV analysis, see [`crate::search::Limits::multi_pv`]), within
+    /// the turn's time; the game is unchanged. Iterations and lines are reported as
+    /// `show_detail` asks.
     pub(super) fn search(
         &mut self,
         received: Instant,
         excluded: Vec<Pos>,
-        share: u64,
+        lines: usize,
     ) -> Option<SearchResult> {
         let board = self.game.as_ref()?.board().clone();
         let settings = self.settings();
@@ -233,11 +239,14 @@ impl Engine {
             self.searcher.resize(settings.hash_mb());
         }
         self.searcher.threads = settings.threads;
-        let mut limits = settings.limits(received, board.stone_count());
-        if share > 1 {
-            limits.hard_time = limits.hard_time.map(|t| t / share as u32);
-            limits.soft_time = limits.soft_time.map(|t| t / share as u32);
+        // The log says how many threads search: at the first search and after each change.
+        if settings.show_detail != 0 && self.told_threads != settings.threads {
+            self.out
+                .line(&format!("MESSAGE threads {}", settings.threads));
+            self.told_threads = settings.threads;
         }
+        let mut limits = settings.limits(received, board.stone_count());
+        limits.multi_pv = lines.max(1);
         limits.excluded = excluded;
         let stop = Arc::new(AtomicBool::new(false));
         limits.stop = stop.clone();
@@ -253,7 +262,13 @@ impl Engine {
             let handle = live_display(self.out.clone(), watch, done.clone(), board.size());
             (done, handle)
         });
-        let mut rep = MessageReporter::new(&mut self.out, settings.show_detail, board.size());
+        let show = Display {
+            size: board.size(),
+            rule: board.rule(),
+            analysis: settings.analysis_block(),
+            labels: settings.board_labels(),
+        };
+        let mut rep = MessageReporter::new(&mut self.out, settings.show_detail, show);
         let r = self.searcher.search(&board, limits, &mut rep);
         if let Some((done, handle)) = live {
             done.store(true, Ordering::Relaxed);

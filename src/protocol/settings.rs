@@ -50,6 +50,9 @@ pub struct Settings {
     /// Yixin `show_detail`: 0 nothing while thinking; 1..3 a detail line per iteration, and
     /// with bit 0 also `MESSAGE REALTIME` lines. Without the key: detail lines only (2).
     pub show_detail: u32,
+    /// Whether the manager sent `show_detail` (a Yixin-Board-style GUI: only such a GUI gets
+    /// the `INFO` analysis block at levels 2 and 3, and board labels in the `MESSAGE` lines).
+    pub show_detail_sent: bool,
     /// Yixin `hash_size` cap in KB (0 = none).
     pub hash_kb: u64,
     /// `INFO pondering 1`: think on the opponent's time (off unless the manager asks).
@@ -68,6 +71,7 @@ impl Default for Settings {
             max_depth: 64,
             max_nodes: None,
             show_detail: 2,
+            show_detail_sent: false,
             hash_kb: 0,
             pondering: DEFAULT_PONDERING.load(Ordering::Relaxed),
         }
@@ -91,11 +95,28 @@ impl Settings {
             ("thread_num", Some(v)) => self.threads = v.clamp(1, 256) as usize,
             ("max_depth", Some(v)) => self.max_depth = v.clamp(1, 64) as i32,
             ("max_node", Some(v)) => self.max_nodes = (v > 0).then_some(v as u64),
-            ("show_detail", Some(v)) => self.show_detail = v.clamp(0, 3) as u32,
+            ("show_detail", Some(v)) => {
+                self.show_detail = v.clamp(0, 3) as u32;
+                self.show_detail_sent = true;
+            }
             ("hash_size", Some(v)) => self.hash_kb = v.max(0) as u64,
             ("pondering", Some(v)) => self.pondering = v != 0,
             _ => {}
         }
+    }
+
+    /// Whether searches send the `INFO` analysis block (`PV`, `NUMPV`, `DEPTH`, ..., `PV
+    /// DONE`) after each completed line: `show_detail` 2 or 3, sent by the manager.
+    #[must_use]
+    pub fn analysis_block(&self) -> bool {
+        self.show_detail_sent && self.show_detail & 2 != 0
+    }
+
+    /// Whether the `MESSAGE` lines write moves as the GUI's board labels (a manager that sent
+    /// `show_detail`, see [`super::report::label`]) instead of protocol `x,y`.
+    #[must_use]
+    pub fn board_labels(&self) -> bool {
+        self.show_detail_sent && self.show_detail != 0
     }
 
     /// Transposition-table size (MB) within the memory budget.

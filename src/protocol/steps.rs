@@ -7,6 +7,7 @@
 
 use super::command::parse_xy;
 use crate::board::Board;
+use crate::eval::win_rate;
 use crate::opening::{board_of, equivalent, rif_opening, Decider, RIF26};
 use crate::rules;
 use crate::types::{Color, Pos, Rule};
@@ -144,7 +145,7 @@ fn in_zone(p: Pos, k: usize, size: usize) -> bool {
 /// An invalid request: wrong stone count, occupied or off-board stones, N out of range, bad
 /// offers.
 pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
-    let d = &mut Decider::new(4, r.budget.mul_f64(0.8));
+    let d = &mut Decider::timed(r.budget.mul_f64(0.8));
     match r.name {
         "YXSWAP2STEP1" | "YXSWAP2STEP2" | "YXSWAP2STEP3" => yixin_swap2(d, r),
         "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" => yixin_soosorv_first(d, r),
@@ -160,7 +161,7 @@ pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
         "SOOSYRVSTEP4" => {
             let n = n_in(r, 1, 8, 1)?;
             let b = expect_count(r, &[4])?;
-            if d.should_swap(&b) {
+            if d.within(0.4, |d| d.should_swap(&b)) {
                 return Ok(vec!["SWAP".into()]);
             }
             Ok(vec![join(&d.offer_fifths(&b, n), r.size)])
@@ -284,18 +285,17 @@ fn propose_opening(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, Stri
     if r.name == "SOOSYRVSTEP1" {
         n_in(r, 1, 8, 8)?;
     }
-    let s = if r.name == "SWAPBOARD" {
-        opening_three(d, r)
+    let (s, v) = if r.name == "SWAPBOARD" {
+        d.propose_three_valued(r.rule, r.size)
     } else {
-        d.propose_three(Rule::Renju, r.size)
+        d.propose_three_valued(Rule::Renju, r.size)
     };
     let mut line = join(&s, r.size);
     if r.name == "YAMAGUCHISTEP1" {
-        let b = board_of(r.rule, r.size, &s)?;
-        let v = d.value(&b);
         // Declare more fifths when white (to move) is worse off, so the choice among them
-        // evens the game.
-        let n = (2 + (-v).max(0) / 60).clamp(1, 12);
+        // evens the game: two, and one more per 2.5 points of white's win rate below one half.
+        let short = (0.5 - win_rate(v, Rule::Renju)).max(0.0);
+        let n = (2 + (short * 40.0) as i64).clamp(1, 12);
         line.push_str(&format!(" {n}"));
     }
     Ok(vec![line])
@@ -310,7 +310,7 @@ fn swap_or_fourth(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, Strin
         n_in(r, 1, 12, 2)?;
     }
     let b = expect_count(r, &[3])?;
-    if d.should_swap(&b) {
+    if d.within(0.5, |d| d.should_swap(&b)) {
         return Ok(vec!["SWAP".into()]);
     }
     fourth(d, r, &b)
@@ -377,7 +377,7 @@ fn taraguchi_first(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, Stri
     }
     check_zones(&r.stones, size)?;
     let b = board_of(r.rule, size, &r.stones)?;
-    if r.name == "TARAGUCHISTEP2" && d.should_swap(&b) {
+    if r.name == "TARAGUCHISTEP2" && d.within(0.4, |d| d.should_swap(&b)) {
         return Ok(vec!["SWAP".into()]);
     }
     if k == 0 {
@@ -392,8 +392,9 @@ fn taraguchi_first(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, Stri
     if k == 4 {
         // Choice 1 (one fifth in the 9x9) or choice 2 (offer N fifths): offer when the best
         // single fifth leaves black worse off than white's pick among N offers.
-        let single = best_in_zone(d, &mut bb, 5)?;
-        let offers = d.offer_fifths(&b, n);
+        let single = d.within(0.3, |d| best_in_zone(d, &mut bb, 5))?;
+        let offers = d.within(0.5, |d| d.offer_fifths(&b, n));
+        d.plan(1 + offers.len());
         let v_single = value_after(d, &b, single);
         let v_offers = offers
             .iter()
@@ -444,6 +445,7 @@ fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Result<Pos, String>
             .collect();
     }
     let mut best: Option<(i32, Pos)> = None;
+    d.plan(cands.len().min(8));
     for p in cands.iter().copied().take(8) {
         let v = value_after(d, b, p);
         if best.is_none_or(|(bv, _)| v > bv) {
@@ -457,11 +459,14 @@ fn best_in_zone(d: &mut Decider, b: &mut Board, k: usize) -> Result<Pos, String>
 /// White's fourth move and the number of fifths to ask for (Soosorv): more offers when black
 /// is better after the fourth (white then picks from more), at most `max`.
 fn fourth_and_count(d: &mut Decider, b: &Board, max: usize) -> (Pos, usize) {
+    d.plan(2);
     let m4 = d.best_move(b);
     let mut c = b.clone();
     c.play_unchecked(m4);
     let v_black = d.value(&c);
-    let n = (1 + v_black.max(0) / 50).clamp(1, max as i32) as usize;
+    // One fifth, and one more per 3 points of black's win rate above one half.
+    let over = (win_rate(v_black, b.rule()) - 0.5).max(0.0);
+    let n = (1 + (over * 33.0) as usize).clamp(1, max);
     (m4, n)
 }
 

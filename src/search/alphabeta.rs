@@ -4,6 +4,7 @@
 //! history in [`ordering`].
 
 mod iterate;
+mod lines;
 mod ordering;
 mod prepare;
 pub use iterate::Prepared;

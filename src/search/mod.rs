@@ -40,6 +40,10 @@ pub struct Limits {
     /// Where the main thread shows its progress through the root moves, if anyone watches
     /// (a GUI's live display); the search's decisions never read it.
     pub watch: Option<Arc<RootWatch>>,
+    /// Lines to search (multi-PV): 1 is the game search; more is an analysis that gives each
+    /// of the best `multi_pv` root moves its own value and line, every iteration
+    /// ([`SearchResult::lines`], [`Reporter::line`]).
+    pub multi_pv: usize,
 }
 
 /// The main thread's progress through the root moves, for a live display on another thread
@@ -57,6 +61,8 @@ pub struct RootState {
     pub iteration: u32,
     /// The root move being searched now.
     pub current: Option<Pos>,
+    /// Root moves whose search started in this iteration, in order.
+    pub started: Vec<Pos>,
     /// Root moves searched to the end in this iteration, in order.
     pub done: Vec<Pos>,
     /// Root moves proven lost so far, in order.
@@ -81,13 +87,19 @@ impl RootWatch {
         self.update(|s| {
             s.iteration += 1;
             s.current = None;
+            s.started.clear();
             s.done.clear();
         });
     }
 
     /// Root move `m` is being searched.
     pub fn searching(&self, m: Pos) {
-        self.update(|s| s.current = Some(m));
+        self.update(|s| {
+            s.current = Some(m);
+            if !s.started.contains(&m) {
+                s.started.push(m);
+            }
+        });
     }
 
     /// Root move `m` has been searched (`lost`: proven lost).
@@ -114,6 +126,7 @@ impl Default for Limits {
             stop: Arc::new(AtomicBool::new(false)),
             excluded: Vec::new(),
             watch: None,
+            multi_pv: 1,
         }
     }
 }
@@ -194,10 +207,44 @@ pub struct Iteration {
     pub pv: Vec<Pos>,
 }
 
+/// One root move's line in a multi-PV search: the depth it was completed at, its value for
+/// the side to move, its line (the root move first) and the nodes its search took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine {
+    /// Depth of the iteration that completed it.
+    pub depth: i32,
+    /// Score for the side to move.
+    pub score: i32,
+    /// The line, its root move first.
+    pub pv: Vec<Pos>,
+    /// Nodes its search took (all threads while it ran).
+    pub nodes: u64,
+}
+
+/// A completed line of a multi-PV search, as reported.
+#[derive(Clone, Debug)]
+pub struct LineReport {
+    /// Its rank in this iteration (0: the best).
+    pub index: usize,
+    /// Lines searched per iteration.
+    pub count: usize,
+    /// The line.
+    pub line: RootLine,
+    /// Nodes so far (all threads).
+    pub total_nodes: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+}
+
 /// Receives search progress.
 pub trait Reporter {
-    /// Called after every completed iteration of the main thread.
+    /// Called after every completed iteration of the main thread (of a game search; a
+    /// multi-PV search reports its lines instead).
     fn iteration(&mut self, it: &Iteration);
+
+    /// Called after every completed line of a multi-PV search, best first within an
+    /// iteration.
+    fn line(&mut self, _l: &LineReport) {}
 }
 
 /// A reporter that ignores everything.
@@ -220,6 +267,9 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Principal variation.
     pub pv: Vec<Pos>,
+    /// A multi-PV search's lines, best first: each root move's last completed line (empty for
+    /// a game search).
+    pub lines: Vec<RootLine>,
 }
 
 /// A completed iteration of one thread, published for the final choice of move.
@@ -444,11 +494,20 @@ impl Searcher {
         let threads = self.threads;
         let shared = Shared::new(table, limits, threads);
         let mut w = Worker::new(board.clone(), &shared, 0);
-        let result = if threads <= 1 {
+        let lines = shared.limits.multi_pv.max(1);
+        let result = if threads <= 1 && lines == 1 {
             w.iterate(reporter)
         } else {
-            match w.prepare() {
+            let prepared = if lines > 1 {
+                w.prepare_lines()
+            } else {
+                w.prepare()
+            };
+            match prepared {
                 Prepared::Done(r) => r,
+                Prepared::Search(r, moves) if threads <= 1 => {
+                    w.iterate_lines(r, moves, lines, reporter)
+                }
                 Prepared::Search(r, moves) => std::thread::scope(|s| {
                     let mut handles = Vec::new();
                     for id in 1..threads {
@@ -460,7 +519,11 @@ impl Searcher {
                             h.helper_iterate(root);
                         }));
                     }
-                    let r = w.iterate_moves(r, moves, reporter);
+                    let r = if lines > 1 {
+                        w.iterate_lines(r, moves, lines, reporter)
+                    } else {
+                        w.iterate_moves(r, moves, reporter)
+                    };
                     shared.stop.store(true, Ordering::Relaxed);
                     for h in handles {
                         let _ = h.join();

@@ -37,7 +37,8 @@ pub struct Engine {
 
 /// Whether `line` is one of the lines a manager skips while waiting for a reply (§3).
 pub fn is_chatter(line: &str) -> bool {
-    line.starts_with("MESSAGE ") || line.starts_with("DEBUG ")
+    // `INFO` lines: the analysis block a Yixin-Board-style GUI reads at `show_detail` 2 and 3.
+    line.starts_with("MESSAGE ") || line.starts_with("DEBUG ") || line.starts_with("INFO ")
 }
 
 /// Poll `child` until it exits or `timeout` passes.

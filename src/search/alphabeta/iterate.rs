@@ -278,7 +278,12 @@ impl Worker<'_> {
 
     /// Whether an iteration `factor` times as long as the one begun at `iteration_start` and
     /// ended at `now` would pass the hard deadline if started now.
-    fn next_may_overrun(&self, now: Duration, iteration_start: Duration, factor: u32) -> bool {
+    pub(super) fn next_may_overrun(
+        &self,
+        now: Duration,
+        iteration_start: Duration,
+        factor: u32,
+    ) -> bool {
         self.shared
             .limits
             .hard_time
@@ -322,7 +327,7 @@ impl Worker<'_> {
 
     /// One iteration at `depth`: a search of the root with an aspiration window around
     /// `prev_score` (from depth 4, unless it is a mate score), widened on each fail.
-    fn aspiration_search(&mut self, depth: i32, prev_score: i32) -> i32 {
+    pub(super) fn aspiration_search(&mut self, depth: i32, prev_score: i32) -> i32 {
         let (mut alpha, mut beta) = (-WIN, WIN);
         let mut window = self.p.aspiration;
         if depth >= 4 && !is_mate(prev_score) {

@@ -60,6 +60,7 @@ impl Worker<'_> {
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
         };
         let mut moves = self.root_moves();
         if moves.is_empty() {
