@@ -31,8 +31,10 @@ fn answer(e: &mut Engine, cmd: &[&str]) -> (String, Vec<(i32, u64)>) {
 
 /// A freestyle position (own 7,7 8,6; the opponent's 8,7 6,8), searched to depth 12
 /// with a long turn so that depth, not time, ends every search; then the opponent plays the
-/// reply the engine expected. Returns the nodes the answer took to depth 12.
-fn answer_nodes_after_expected_reply(pondering: bool) -> u64 {
+/// reply the engine expected. Returns the nodes the answer took to depth 12. With `gui`, the
+/// commands Yixin-Board sends right after each move come first (`YXSHOWFORBID`, then
+/// `INFO time_left` before the reply).
+fn answer_nodes_after_expected_reply(pondering: bool, gui: bool) -> u64 {
     let mut e = Engine::spawn();
     for l in [
         "INFO timeout_turn 5000",
@@ -69,9 +71,19 @@ fn answer_nodes_after_expected_reply(pondering: bool) -> u64 {
     let Some(reply) = reply.map(str::to_string) else {
         e.fail(&format!("no expected reply in {line:?}"));
     };
+    if gui {
+        e.send("YXSHOWFORBID");
+        let l = e.expect_line(REPLY);
+        if !l.starts_with("FORBID") {
+            e.fail(&format!("YXSHOWFORBID: {l:?}"));
+        }
+    }
     // The opponent thinks for a second (the pondering engine prints nothing meanwhile).
     if let Some(l) = e.next_line(Duration::from_millis(1000)) {
         e.fail(&format!("output while the opponent thinks: {l:?}"));
+    }
+    if gui {
+        e.send("INFO time_left 290000");
     }
     let (mv2, detail) = answer(&mut e, &[&format!("TURN {reply}")]);
     if parse_moves(&mv2).is_none() {
@@ -90,12 +102,25 @@ fn answer_nodes_after_expected_reply(pondering: bool) -> u64 {
 
 #[test]
 fn pondering_on_the_expected_reply_is_reused() {
-    let cold = answer_nodes_after_expected_reply(false);
-    let warm = answer_nodes_after_expected_reply(true);
+    let cold = answer_nodes_after_expected_reply(false, false);
+    let warm = answer_nodes_after_expected_reply(true, false);
     println!("nodes to depth 12 after the expected reply: {cold} without pondering, {warm} with");
     // A third saved at least: with singular extension on (since 2026-12-06) the answer takes
     // about half the nodes (its tests at PV nodes are not stored in the table and are searched
     // again); without it about a tenth (README, "Pondering").
+    assert!(
+        warm * 3 < cold * 2,
+        "pondering saved too little: {warm} nodes with it, {cold} without"
+    );
+}
+
+/// Yixin-Board asks for the forbidden points right after each move and sends `INFO time_left`
+/// before the reply: pondering goes on (before, the first of them ended it for the turn).
+#[test]
+fn pondering_survives_the_guis_commands_between_moves() {
+    let cold = answer_nodes_after_expected_reply(false, true);
+    let warm = answer_nodes_after_expected_reply(true, true);
+    println!("with the GUI's commands: {cold} nodes without pondering, {warm} with");
     assert!(
         warm * 3 < cold * 2,
         "pondering saved too little: {warm} nodes with it, {cold} without"

@@ -83,6 +83,19 @@ impl Engine {
 
     /// Execute one command.
     pub fn execute(&mut self, cmd: Command, received: Instant) {
+        // Pondering resumes after a command that leaves the game and the search alone (a GUI
+        // asks for the forbidden points and the database right after each move); any other
+        // command ends it.
+        if !matches!(
+            cmd,
+            Command::ShowForbid
+                | Command::ShowInfo
+                | Command::About
+                | Command::Database(_)
+                | Command::Unknown(_)
+        ) {
+            self.ponder_line = None;
+        }
         match cmd {
             Command::Start(v) => self.start(&v),
             Command::RectStart(w, h) => self.start(&[w, h]),
@@ -302,12 +315,14 @@ impl Engine {
     }
 
     /// With `INFO pondering 1`, after a move of its own: search on until the next command (any
-    /// command stops it at once), on the position after the expected reply (the second move
-    /// of the line just played, when legal) or else on the position as it is, silently, to
-    /// fill the table the next search starts from. Returns a command that arrived before the
-    /// pondering began (it must be executed next). Nothing without the manager's `pondering`.
+    /// command but `INFO` stops it at once; after one that leaves the game alone, such as
+    /// `YXSHOWFORBID`, it starts again), on the position after the expected reply (the second
+    /// move of the line just played, when legal) or else on the position as it is, silently,
+    /// to fill the table the next search starts from. Returns a command that arrived before
+    /// the pondering began (it must be executed next). Nothing without the manager's
+    /// `pondering`.
     pub fn ponder(&mut self, rx: &Receiver<Queued>) -> Option<Queued> {
-        let line = self.ponder_line.take()?;
+        let line = self.ponder_line.clone()?;
         let settings = self.settings();
         if !settings.pondering || self.ending() {
             return None;

@@ -144,7 +144,9 @@ pub fn reader(input: impl BufRead, shared: &Shared, tx: &mpsc::Sender<Queued>) {
         eof_seen: false,
     };
     while let Some((cmd, eof)) = lines.next_command() {
-        if shared.pondering.load(Ordering::Relaxed) {
+        // Any command but `INFO` stops pondering (a GUI sends `INFO time_left` between moves;
+        // `INFO pondering 0` stops it).
+        if shared.pondering.load(Ordering::Relaxed) && !matches!(cmd, Command::Info(..)) {
             shared.stop_search();
         }
         match cmd {
@@ -153,6 +155,12 @@ pub fn reader(input: impl BufRead, shared: &Shared, tx: &mpsc::Sender<Queued>) {
                     s.apply_info(&key, &value);
                 }
                 if key == "timeout_turn" && value.trim() == "0" {
+                    shared.stop_search();
+                }
+                if key == "pondering"
+                    && value.trim() == "0"
+                    && shared.pondering.load(Ordering::Relaxed)
+                {
                     shared.stop_search();
                 }
             }
