@@ -120,6 +120,8 @@ pub struct Decider {
     /// Evaluations the current decision still plans (a timed decider's next one gets the time
     /// left divided by this).
     plan: usize,
+    /// What the decisions were based on, one line each (the protocol shows them in the log).
+    pub notes: Vec<String>,
 }
 
 impl Decider {
@@ -132,6 +134,7 @@ impl Decider {
             timed: false,
             deadline: Instant::now() + budget,
             plan: 1,
+            notes: Vec::new(),
         }
     }
 
@@ -145,6 +148,7 @@ impl Decider {
             timed: true,
             deadline: Instant::now() + budget,
             plan: 1,
+            notes: Vec::new(),
         }
     }
 
@@ -199,6 +203,19 @@ impl Decider {
         (clip(r.score), r.best)
     }
 
+    /// A note of the value `v` of `board` for the side to move, and what was decided on it.
+    pub fn note(&mut self, what: &str, board: &Board, v: i32, decided: &str) {
+        let side = if board.side_to_move() == Color::Black {
+            "black"
+        } else {
+            "white"
+        };
+        self.notes.push(format!(
+            "{what}: {side} to move, score {v}, win rate {:.0}%: {decided}",
+            win_rate(v, board.rule()) * 100.0
+        ));
+    }
+
     /// The best move of the side to move.
     pub fn best_move(&mut self, board: &Board) -> Pos {
         self.search(board, 2).best
@@ -207,7 +224,10 @@ impl Decider {
     /// Whether the side to move should swap (take the colour that just moved): when it is
     /// worse off, i.e. its value is below zero.
     pub fn should_swap(&mut self, board: &Board) -> bool {
-        self.value(board) < 0
+        let v = self.value(board);
+        let swap = v < 0;
+        self.note("swap", board, v, if swap { "swap" } else { "keep" });
+        swap
     }
 
     /// The first `limit` legal moves of the side to move in the search's static move order
@@ -273,11 +293,14 @@ impl Decider {
         let (v, best_move) = self.value_and_move(board);
         let rate = win_rate(v, board.rule());
         if rate <= 1.0 - CLEAR_EDGE {
+            self.note("swap2", board, v, "swap");
             return None; // white is clearly worse: take black
         }
         if rate >= CLEAR_EDGE {
+            self.note("swap2", board, v, "stay and play the fourth");
             return Some(vec![best_move]);
         }
+        self.note("swap2", board, v, "balanced: offer two stones");
         // Balanced: offer two more stones that keep it balanced.
         let mut b = board.clone();
         let mut best: (i32, Vec<Pos>) = (i32::MAX, vec![best_move]);
@@ -300,6 +323,11 @@ impl Decider {
                 break;
             }
         }
+        self.notes.push(format!(
+            "swap2: the two stones leave the side to move a score of ±{} (win rate {:.0}%)",
+            best.0,
+            win_rate(best.0, board.rule()) * 100.0
+        ));
         Some(best.1)
     }
 

@@ -646,4 +646,23 @@ fn lopsided_offers_are_swapped_through_the_protocol() {
     assert_eq!(e.step("SWAP2BOARD", &black_ahead, None), "SWAP");
     let r = e.step("SWAP2BOARD", &white_ahead, None);
     assert_eq!(parse_points(&r).len(), 1, "kept white and moved: '{r}'");
+    // With the log on, the decision's value comes first, on the calibrated scale.
+    e.send("INFO show_detail 2");
+    e.request("SWAP2BOARD", &black_ahead, None);
+    let note = e.line();
+    let words: Vec<&str> = note.split_whitespace().collect();
+    let score: i32 = words
+        .get(6)
+        .and_then(|w| w.trim_end_matches(',').parse().ok())
+        .unwrap_or(0);
+    let rate: u32 = words
+        .get(9)
+        .and_then(|w| w.trim_end_matches("%:").parse().ok())
+        .unwrap_or(99);
+    assert!(
+        note.starts_with("MESSAGE swap2: white to move, score ") && score < 0 && rate < 50,
+        "{note}"
+    );
+    assert!(note.ends_with(": swap"), "{note}");
+    assert_eq!(e.reply(), "SWAP");
 }

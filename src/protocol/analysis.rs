@@ -195,7 +195,7 @@ impl Engine {
         };
         let offers = offers.map_or(Ok(Vec::new()), |l| steps::parse_offers(l, size));
         let result = stones.and_then(|stones| {
-            steps::execute(&StepRequest {
+            steps::execute_noted(&StepRequest {
                 name,
                 n,
                 stones,
@@ -206,7 +206,12 @@ impl Engine {
             })
         });
         match result {
-            Ok(lines) => {
+            Ok((notes, lines)) => {
+                if settings.show_detail != 0 {
+                    for n in notes {
+                        self.out.line(&format!("MESSAGE {n}"));
+                    }
+                }
                 for l in lines {
                     self.out.line(&l);
                 }
@@ -236,32 +241,34 @@ impl Engine {
         let budget = settings.answer_budget(received);
         let mut d = Decider::timed(budget.mul_f64(0.8));
         let xy = |p: Pos| p.to_gomocup(size);
-        match lines.len() {
+        let answer = match lines.len() {
             0 => {
                 let s = d.propose_three(rule, size);
-                self.out
-                    .line(&format!("{} {} {}", xy(s[0]), xy(s[1]), xy(s[2])));
+                format!("{} {} {}", xy(s[0]), xy(s[1]), xy(s[2]))
             }
             3 => match d.swap2_after_three(&b) {
-                None => self.out.line("SWAP"),
-                Some(v) => {
-                    let s: Vec<String> = v.iter().map(|&p| xy(p)).collect();
-                    self.out.line(&s.join(" "));
-                }
+                None => "SWAP".to_string(),
+                Some(v) => v.iter().map(|&p| xy(p)).collect::<Vec<_>>().join(" "),
             },
             5 => {
                 // One search decides both: swap when worse off, else its move.
                 let (v, m) = d.value_and_move(&b);
-                if v < 0 {
-                    self.out.line("SWAP");
+                let swap = v < 0;
+                d.note("swap2", &b, v, if swap { "swap" } else { "stay and play" });
+                if swap {
+                    "SWAP".to_string()
                 } else {
-                    self.out.line(&xy(m));
+                    xy(m)
                 }
             }
-            n => self.out.line(&format!(
-                "ERROR SWAP2BOARD expects 0, 3 or 5 stones, got {n}"
-            )),
+            n => format!("ERROR SWAP2BOARD expects 0, 3 or 5 stones, got {n}"),
+        };
+        if settings.show_detail != 0 {
+            for n in &d.notes {
+                self.out.line(&format!("MESSAGE {n}"));
+            }
         }
+        self.out.line(&answer);
     }
 }
 

@@ -145,7 +145,22 @@ fn in_zone(p: Pos, k: usize, size: usize) -> bool {
 /// An invalid request: wrong stone count, occupied or off-board stones, N out of range, bad
 /// offers.
 pub fn execute(r: &StepRequest) -> Result<Vec<String>, String> {
+    execute_noted(r).map(|(_, lines)| lines)
+}
+
+/// [`execute`], with the decider's notes of what the decisions were based on (values, win
+/// rates; for the log as `MESSAGE` lines).
+///
+/// # Errors
+/// As [`execute`].
+pub fn execute_noted(r: &StepRequest) -> Result<(Vec<String>, Vec<String>), String> {
     let d = &mut Decider::timed(r.budget.mul_f64(0.8));
+    let lines = decide(d, r)?;
+    Ok((std::mem::take(&mut d.notes), lines))
+}
+
+/// The reply lines of step `r`, decided by `d`.
+fn decide(d: &mut Decider, r: &StepRequest) -> Result<Vec<String>, String> {
     match r.name {
         "YXSWAP2STEP1" | "YXSWAP2STEP2" | "YXSWAP2STEP3" => yixin_swap2(d, r),
         "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" => yixin_soosorv_first(d, r),
