@@ -1,7 +1,7 @@
 //! renju-engine: a Gomoku/Renju engine.
 //!
 //! Modules in dependency order (each may import only those above it):
-//! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`eval`] → [`search`] → [`bench`],
+//! [`types`] → [`pattern`] → [`board`] → [`rules`] → [`eval`], [`nnue`] → [`search`] → [`bench`],
 //! [`opening`], [`selfplay`], [`protocol`] → [`cli`].
 #![deny(missing_docs)]
 
@@ -10,6 +10,7 @@ pub mod board;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
+pub mod nnue;
 pub mod opening;
 pub mod pattern;
 pub mod postmortem;

@@ -1,0 +1,258 @@
+//! The evaluation network (NNUE-style), first step: its input features and the float reference
+//! model that the trainer fits and the engine's quantised, incremental inference will be
+//! checked against. Not used by the search yet.
+//!
+//! May import: [`crate::types`], [`crate::pattern`], [`crate::board`].
+//!
+//! # Features
+//! Only empty cells are evaluated. For an empty cell and each of the four line directions, the
+//! *window* is the [`HALF`] cells on each side, each empty, own, opponent's or a wall (off the
+//! board or a neutral cell), *own* meaning the side the network judges for (the side to move).
+//! Walls can only continue outwards, so a half window is one of [`HALF_STATES`] (121) states:
+//! its number of cells before the first wall and their three-valued colours
+//! ([`half_index`]). A line read backwards is the same line, so the two halves are unordered:
+//! the window's *row* is the unordered pair ([`window_row`]), one of [`ROWS`] (7,381).
+//!
+//! # Model
+//! Each row indexes a learned vector of `D` values in a feature table; renju keeps separate
+//! tables for black and for white to move (its rules are not the same for both), the other
+//! rules one table. Per empty cell the four directions' vectors and a bias are summed and put
+//! through a clipped ReLU (0..1); the board is the mean of these over its empty cells; a hidden
+//! layer of `H` clipped-ReLU units and a linear output give the value, in logistic units of the
+//! side to move's winning chance; a linear head on each cell's vector gives its policy logit.
+//! Directions share the table and windows are unordered, so the value is the same on the eight
+//! symmetric images of a board, and a colour-symmetric rule's value is the same with the colours
+//! swapped.
+
+use crate::board::Board;
+use crate::types::{Color, Pos, Rule, DIRS};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Cells on each side of a window.
+pub const HALF: usize = 4;
+/// States of a half window: the cells before the first wall (0..=4) and their colours.
+pub const HALF_STATES: usize = 1 + 3 + 9 + 27 + 81;
+/// Rows of a feature table: unordered pairs of half windows.
+pub const ROWS: usize = HALF_STATES * (HALF_STATES + 1) / 2;
+
+/// A cell of a window as the network sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Empty.
+    Empty = 0,
+    /// A stone of the side judged for.
+    Own = 1,
+    /// A stone of the other side.
+    Opp = 2,
+    /// Off the board or a neutral cell.
+    Wall = 3,
+}
+
+/// The state index of a half window, its cells listed from the centre outwards: the number `k`
+/// of cells before the first wall and their colours in base 3 (empty 0, own 1, opponent 2,
+/// nearest cell least significant), offset by the states with fewer cells. Cells past the
+/// first wall are ignored (they are walls on a board: a line leaves the board once).
+#[must_use]
+pub fn half_index(cells: [Cell; HALF]) -> usize {
+    let k = cells.iter().position(|&c| c == Cell::Wall).unwrap_or(HALF);
+    // States with fewer cells: 3^0 + ... + 3^(k-1).
+    let offset = (0..k).map(|j| 3usize.pow(j as u32)).sum::<usize>();
+    let mut v = 0;
+    for (j, &c) in cells[..k].iter().enumerate() {
+        v += c as usize * 3usize.pow(j as u32);
+    }
+    offset + v
+}
+
+/// The row of a window with half windows `a` and `b` (in either order).
+#[must_use]
+pub fn window_row(a: usize, b: usize) -> usize {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    hi * (hi + 1) / 2 + lo
+}
+
+/// How the cell `p` looks to `own`.
+fn cell_of(board: &Board, p: Pos, own: Color) -> Cell {
+    match board.stone(p) {
+        Some(c) if c == own => Cell::Own,
+        Some(_) => Cell::Opp,
+        None if board.is_wall(p) => Cell::Wall,
+        None => Cell::Empty,
+    }
+}
+
+/// The row of the window of the empty cell `p` in direction `d`, for the side `own`.
+#[must_use]
+pub fn row_at(board: &Board, p: Pos, d: usize, own: Color) -> usize {
+    let size = board.size() as i32;
+    let (x, y) = (p.x(board.size()) as i32, p.y(board.size()) as i32);
+    let (dx, dy) = DIRS[d];
+    let half = |sign: i32| {
+        let mut cells = [Cell::Wall; HALF];
+        for (k, c) in cells.iter_mut().enumerate() {
+            let (qx, qy) = (
+                x + sign * dx * (k as i32 + 1),
+                y + sign * dy * (k as i32 + 1),
+            );
+            if qx < 0 || qy < 0 || qx >= size || qy >= size {
+                break;
+            }
+            *c = cell_of(board, board.pos(qx as usize, qy as usize), own);
+            if *c == Cell::Wall {
+                break;
+            }
+        }
+        half_index(cells)
+    };
+    window_row(half(-1), half(1))
+}
+
+/// The feature tables a rule's network has: renju two (black to move, white to move), the
+/// colour-symmetric rules one.
+#[must_use]
+pub fn tables_of(rule: Rule) -> usize {
+    if rule == Rule::Renju {
+        2
+    } else {
+        1
+    }
+}
+
+/// The float network: the reference the trainer fits and the quantised engine is checked
+/// against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// The rule it judges.
+    pub rule: Rule,
+    /// Width of a cell's vector.
+    pub d: usize,
+    /// Hidden units of the value layer.
+    pub h: usize,
+    /// Feature tables: `[table][row][d]`, flattened.
+    pub features: Vec<f32>,
+    /// The bias added to every cell's sum.
+    pub cell_bias: Vec<f32>,
+    /// Hidden layer weights `[h][d]`, flattened.
+    pub w1: Vec<f32>,
+    /// Hidden layer biases.
+    pub b1: Vec<f32>,
+    /// Output weights.
+    pub w2: Vec<f32>,
+    /// Output bias.
+    pub b2: f32,
+    /// Policy head weights.
+    pub wp: Vec<f32>,
+    /// Policy head bias.
+    pub bp: f32,
+}
+
+/// The clipped ReLU of the cells and the hidden layer.
+#[inline]
+#[must_use]
+pub fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// What the network says about a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    /// The value for the side to move, in logistic units.
+    pub value: f32,
+    /// Each empty cell's policy logit, in board order.
+    pub policy: Vec<(Pos, f32)>,
+}
+
+impl Network {
+    /// A network for `rule` of widths `d` and `h` with small random weights from `seed` (the
+    /// trainer's starting point).
+    #[must_use]
+    pub fn random(rule: Rule, d: usize, h: usize, seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut v = |n: usize, scale: f32| -> Vec<f32> {
+            (0..n).map(|_| rng.gen_range(-scale..scale)).collect()
+        };
+        let features = v(tables_of(rule) * ROWS * d, 0.25);
+        let cell_bias = v(d, 0.1);
+        let w1 = v(h * d, 1.0 / (d as f32).sqrt());
+        let b1 = v(h, 0.1);
+        let w2 = v(h, 1.0 / (h as f32).sqrt());
+        let wp = v(d, 1.0 / (d as f32).sqrt());
+        Network {
+            rule,
+            d,
+            h,
+            features,
+            cell_bias,
+            w1,
+            b1,
+            w2,
+            b2: 0.0,
+            wp,
+            bp: 0.0,
+        }
+    }
+
+    /// The table the side to move `c` reads.
+    #[must_use]
+    pub fn table(&self, c: Color) -> usize {
+        if tables_of(self.rule) == 2 && c == Color::White {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The pre-activation vector of the empty cell `p` for the side to move (its four
+    /// directions' feature vectors and the bias), from scratch.
+    #[must_use]
+    pub fn cell_sum(&self, board: &Board, p: Pos) -> Vec<f32> {
+        let own = board.side_to_move();
+        let base = self.table(own) * ROWS * self.d;
+        let mut acc = self.cell_bias.clone();
+        for d in 0..4 {
+            let r = base + row_at(board, p, d, own) * self.d;
+            for (a, f) in acc.iter_mut().zip(&self.features[r..r + self.d]) {
+                *a += f;
+            }
+        }
+        acc
+    }
+
+    /// The value and policy of `board` for the side to move, computed from scratch (a board
+    /// without empty cells has value 0 and no policy).
+    #[must_use]
+    pub fn forward(&self, board: &Board) -> Output {
+        let mut pooled = vec![0.0f32; self.d];
+        let mut policy = Vec::new();
+        let mut n = 0usize;
+        for p in board.empty_cells() {
+            if board.is_wall(p) {
+                continue;
+            }
+            let act: Vec<f32> = self.cell_sum(board, p).into_iter().map(crelu).collect();
+            let logit = self.bp + act.iter().zip(&self.wp).map(|(a, w)| a * w).sum::<f32>();
+            policy.push((p, logit));
+            for (s, a) in pooled.iter_mut().zip(&act) {
+                *s += a;
+            }
+            n += 1;
+        }
+        if n == 0 {
+            return Output { value: 0.0, policy };
+        }
+        for s in &mut pooled {
+            *s /= n as f32;
+        }
+        let mut value = self.b2;
+        for j in 0..self.h {
+            let row = &self.w1[j * self.d..(j + 1) * self.d];
+            let z = self.b1[j] + row.iter().zip(&pooled).map(|(w, x)| w * x).sum::<f32>();
+            value += self.w2[j] * crelu(z);
+        }
+        Output { value, policy }
+    }
+}
+
+#[cfg(test)]
+mod tests;

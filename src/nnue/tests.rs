@@ -1,0 +1,170 @@
+use super::*;
+
+/// Symmetry `s` (0..8) of the square board of side `size`: the four rotations and their
+/// mirror images.
+fn symmetry(s: usize, p: Pos, size: usize) -> Pos {
+    let (x, y) = (p.x(size), p.y(size));
+    let m = size - 1;
+    let (x, y) = if s >= 4 { (m - x, y) } else { (x, y) };
+    let (x, y) = match s % 4 {
+        0 => (x, y),
+        1 => (m - y, x),
+        2 => (m - x, m - y),
+        _ => (y, m - x),
+    };
+    Pos::new(x, y, size)
+}
+
+const ALL: [Cell; 4] = [Cell::Empty, Cell::Own, Cell::Opp, Cell::Wall];
+
+/// Every half window that can occur (walls only outwards) has its own index, and they cover
+/// 0..HALF_STATES.
+#[test]
+fn half_windows_index_every_state_once() {
+    let mut seen = vec![0u32; HALF_STATES];
+    let mut valid = 0;
+    for code in 0..4usize.pow(HALF as u32) {
+        let cells: [Cell; HALF] = std::array::from_fn(|i| ALL[(code >> (2 * i)) & 3]);
+        let first_wall = cells.iter().position(|&c| c == Cell::Wall).unwrap_or(HALF);
+        if cells[first_wall..].iter().any(|&c| c != Cell::Wall) {
+            continue;
+        }
+        valid += 1;
+        seen[half_index(cells)] += 1;
+    }
+    assert_eq!(valid, HALF_STATES);
+    assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+}
+
+/// Rows are the unordered pairs of half windows, each once.
+#[test]
+fn rows_are_unordered_pairs() {
+    let mut seen = vec![false; ROWS];
+    for a in 0..HALF_STATES {
+        for b in 0..HALF_STATES {
+            assert_eq!(window_row(a, b), window_row(b, a));
+            if a <= b {
+                let r = window_row(a, b);
+                assert!(!seen[r], "row {r} twice");
+                seen[r] = true;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
+}
+
+/// A random position of `n` stones (alternating colours) on a board of `size`.
+fn random_moves(rng: &mut StdRng, size: usize, n: usize) -> Vec<Pos> {
+    let mut moves: Vec<Pos> = Vec::new();
+    while moves.len() < n {
+        let p = Pos::new(rng.gen_range(0..size), rng.gen_range(0..size), size);
+        if !moves.contains(&p) {
+            moves.push(p);
+        }
+    }
+    moves
+}
+
+fn board_of(rule: Rule, size: usize, moves: &[Pos], swap: bool) -> Board {
+    let mut b = Board::new(size, rule).expect("board");
+    for (i, &p) in moves.iter().enumerate() {
+        let c = if (i % 2 == 0) != swap {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.put_unchecked(p, c);
+    }
+    b
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
+}
+
+/// The value and every policy logit are the same on the eight symmetric images of a board
+/// (directions share the table, windows are unordered, the pooling is a mean).
+#[test]
+fn the_network_sees_symmetric_boards_alike() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for (rule, size) in [
+        (Rule::Freestyle, 15),
+        (Rule::Renju, 15),
+        (Rule::Standard, 20),
+    ] {
+        let net = Network::random(rule, 16, 8, 11);
+        for _ in 0..20 {
+            let n = rng.gen_range(1..40);
+            let moves = random_moves(&mut rng, size, n);
+            let b = board_of(rule, size, &moves, false);
+            let out = net.forward(&b);
+            for s in 1..8 {
+                let image: Vec<Pos> = moves.iter().map(|&p| symmetry(s, p, size)).collect();
+                let bs = board_of(rule, size, &image, false);
+                let o = net.forward(&bs);
+                assert!(
+                    close(out.value, o.value),
+                    "{rule} s{s}: {} vs {}",
+                    out.value,
+                    o.value
+                );
+                for &(p, l) in &out.policy {
+                    let q = symmetry(s, p, size);
+                    let lq = o.policy.iter().find(|x| x.0 == q).map(|x| x.1);
+                    assert!(lq.is_some_and(|lq| close(l, lq)), "{rule} s{s} {p:?}");
+                }
+            }
+        }
+    }
+}
+
+/// A colour-symmetric rule judges by own and opponent's stones only: the colours swapped and
+/// the other side to move give the same output. Renju has a table per colour: not the same.
+#[test]
+fn only_renju_tells_the_colours_apart() {
+    let mut rng = StdRng::seed_from_u64(9);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let net = Network::random(rule, 16, 8, 5);
+        let mut differ = 0;
+        for _ in 0..20 {
+            let n = rng.gen_range(2..30);
+            let moves = random_moves(&mut rng, 15, n);
+            let a = board_of(rule, 15, &moves, false);
+            let mut b = board_of(rule, 15, &moves, true);
+            if b.side_to_move() == a.side_to_move() {
+                b.pass();
+            }
+            let (oa, ob) = (net.forward(&a), net.forward(&b));
+            if rule == Rule::Renju {
+                differ += usize::from(!close(oa.value, ob.value));
+            } else {
+                assert_eq!(oa, ob, "{rule}");
+            }
+        }
+        if rule == Rule::Renju {
+            assert!(differ > 15, "renju's two tables: {differ} of 20 differ");
+        }
+    }
+}
+
+/// The window of a cell reads walls where the board ends, stones by colour relative to the
+/// side judged for, and a neutral cell as a wall.
+#[test]
+fn windows_read_the_board() {
+    let mut b = Board::new(15, Rule::Freestyle).expect("board");
+    let p = |x, y| Pos::new(x, y, 15);
+    b.put_unchecked(p(8, 0), Color::Black);
+    b.put_unchecked(p(6, 0), Color::White);
+    b.place_wall(p(10, 0)).expect("wall");
+    // Cell (7,0), direction (1,0): right 8 black, 9 empty, 10 wall; left 6 white, 5, 4, 3 empty.
+    let right = half_index([Cell::Own, Cell::Empty, Cell::Wall, Cell::Wall]);
+    let left = half_index([Cell::Opp, Cell::Empty, Cell::Empty, Cell::Empty]);
+    assert_eq!(
+        row_at(&b, p(7, 0), 0, Color::Black),
+        window_row(left, right)
+    );
+    // Direction (0,1) from the top edge: nothing above (all walls), empty below.
+    let up = half_index([Cell::Wall; HALF]);
+    let down = half_index([Cell::Empty; HALF]);
+    assert_eq!(row_at(&b, p(7, 0), 1, Color::White), window_row(up, down));
+}
