@@ -19,5 +19,6 @@ pub mod rules;
 pub mod search;
 pub mod selfplay;
 pub mod tactics;
+pub mod train;
 pub mod tune;
 pub mod types;

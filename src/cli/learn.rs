@@ -342,3 +342,158 @@ impl TuneArgs {
         writeln!(out, "tune: wrote {}", path.display()).map_err(io)
     }
 }
+
+// `train`: fit the evaluation network of one rule.
+#[derive(Args, Debug)]
+pub(super) struct TrainArgs {
+    /// Rule whose games are used and whose network is fitted.
+    #[arg(long)]
+    rule: Rule,
+    /// Datagen files, comma-separated.
+    #[arg(long)]
+    data: String,
+    /// Width of a cell's vector.
+    #[arg(long, default_value_t = 32)]
+    d: usize,
+    /// Hidden units of the value layer.
+    #[arg(long, default_value_t = 32)]
+    h: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Adam step size.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the game result in the value target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Weight of the policy loss.
+    #[arg(long, default_value_t = 0.5)]
+    policy: f32,
+    /// Percent of the games held out for validation.
+    #[arg(long, default_value_t = 5)]
+    valid_pct: u64,
+    /// Seed of the starting weights and the shuffling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from this network file instead of random weights.
+    #[arg(long)]
+    init: Option<std::path::PathBuf>,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output network file (written after every epoch).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+impl TrainArgs {
+    pub(super) fn run(&self, out: &mut dyn Write) -> Result<(), String> {
+        use crate::nnue::Network;
+        use crate::train::{mean_loss, samples_of, train, TrainConfig};
+        let io = |e: std::io::Error| e.to_string();
+        if !(1..=256).contains(&self.d) || !(1..=256).contains(&self.h) {
+            return Err("--d and --h must be in 1..=256".into());
+        }
+        if !(0.0..=1.0).contains(&self.lambda)
+            || self.policy.is_nan()
+            || self.policy < 0.0
+            || self.lr.is_nan()
+            || self.lr <= 0.0
+            || self.batch == 0
+            || self.valid_pct >= 100
+        {
+            return Err(
+                "--lambda must be in 0..=1, --policy >= 0, --lr > 0, --batch >= 1, --valid-pct < 100"
+                    .into(),
+            );
+        }
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        if !(1..=256).contains(&threads) {
+            return Err("--threads must be in 1..=256".into());
+        }
+        let mut games = Vec::new();
+        for f in self
+            .data
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        {
+            games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
+        }
+        games.retain(|g| g.rule == self.rule);
+        if games.is_empty() {
+            return Err(format!("no {} games in {}", self.rule, self.data));
+        }
+        // Whole games are held out (their positions are alike): game i by a hash of i.
+        let held = |i: usize| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32 & 0xFFFF;
+        let (mut tr, mut va) = (Vec::new(), Vec::new());
+        for (i, g) in games.iter().enumerate() {
+            let s = samples_of(g, self.lambda);
+            if held(i) * 100 < self.valid_pct * 0x1_0000 {
+                va.extend(s);
+            } else {
+                tr.extend(s);
+            }
+        }
+        let mut net = match &self.init {
+            Some(p) => Network::from_bytes(&std::fs::read(p).map_err(io)?)?,
+            None => Network::random(self.rule, self.d, self.h, self.seed),
+        };
+        if net.rule != self.rule {
+            return Err(format!("--init is a {} network", net.rule));
+        }
+        // The process's one pool (a second call, as in tests, keeps the first).
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+        let cfg = TrainConfig {
+            epochs: self.epochs,
+            batch: self.batch,
+            lr: self.lr,
+            policy: self.policy,
+            seed: self.seed,
+        };
+        writeln!(
+            out,
+            "train: {} games, {} training and {} validation positions, d {} h {}, {} threads",
+            games.len(),
+            tr.len(),
+            va.len(),
+            net.d,
+            net.h,
+            threads
+        )
+        .map_err(io)?;
+        let start = std::time::Instant::now();
+        let v0 = mean_loss(&net, &va, cfg.policy);
+        writeln!(out, "epoch 0: validation loss {v0:.5}").map_err(io)?;
+        let mut failed = None;
+        train(&mut net, &tr, &cfg, |epoch, loss, net| {
+            let v = mean_loss(net, &va, cfg.policy);
+            let written = std::fs::write(&self.out, net.to_bytes()).map_err(io);
+            let line = writeln!(
+                out,
+                "epoch {}: training loss {loss:.5}, validation loss {v:.5}, {:.0} s",
+                epoch + 1,
+                start.elapsed().as_secs_f64()
+            )
+            .map_err(io);
+            if let Err(e) = written.and(line) {
+                failed.get_or_insert(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if self.epochs == 0 {
+            std::fs::write(&self.out, net.to_bytes()).map_err(io)?;
+        }
+        writeln!(out, "train: wrote {}", self.out.display()).map_err(io)
+    }
+}

@@ -56,6 +56,9 @@ enum Command {
     /// Fit the evaluation weights of one rule to datagen games (logistic regression on the
     /// pattern-code features) and write them in the embedded weight format.
     Tune(learn::TuneArgs),
+    /// Fit the evaluation network of one rule to datagen games (see `src/train/`): value and
+    /// policy, Adam on all cores, a network file after every epoch.
+    Train(learn::TrainArgs),
     /// Generate balanced openings (offset format, one per line) by the engine's own evaluation.
     Opengen(play::OpengenArgs),
     /// Alpha-beta analysis: one line per depth, then the best move.
@@ -146,6 +149,7 @@ pub fn run(
         Some(Command::Opengen(a)) => a.run(out),
         Some(Command::Datagen(a)) => a.run(out, err),
         Some(Command::Tune(a)) => a.run(out),
+        Some(Command::Train(a)) => a.run(out),
         Some(Command::Import(a)) => a.run(out),
         Some(Command::Tacticsgen(a)) => a.run(out),
         Some(Command::Postmortem(a)) => a.run(out),

@@ -147,6 +147,30 @@ pub struct Network {
     pub bp: f32,
 }
 
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"RENJUNN1";
+
+/// Where the parameter groups start in [`Network::to_vec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The cell bias (the features come first, at 0).
+    pub cell_bias: usize,
+    /// Hidden layer weights.
+    pub w1: usize,
+    /// Hidden layer biases.
+    pub b1: usize,
+    /// Output weights.
+    pub w2: usize,
+    /// Output bias.
+    pub b2: usize,
+    /// Policy head weights.
+    pub wp: usize,
+    /// Policy head bias.
+    pub bp: usize,
+    /// Parameters in all.
+    pub len: usize,
+}
+
 /// The clipped ReLU of the cells and the hidden layer.
 #[inline]
 #[must_use]
@@ -191,6 +215,106 @@ impl Network {
             wp,
             bp: 0.0,
         }
+    }
+
+    /// Where each parameter group starts in [`Network::to_vec`].
+    #[must_use]
+    pub fn layout(&self) -> Layout {
+        let cell_bias = self.features.len();
+        let w1 = cell_bias + self.d;
+        let b1 = w1 + self.h * self.d;
+        let w2 = b1 + self.h;
+        let b2 = w2 + self.h;
+        let wp = b2 + 1;
+        let bp = wp + self.d;
+        Layout {
+            cell_bias,
+            w1,
+            b1,
+            w2,
+            b2,
+            wp,
+            bp,
+            len: bp + 1,
+        }
+    }
+
+    /// Every parameter in one vector: features, cell bias, w1, b1, w2, b2, wp, bp.
+    #[must_use]
+    pub fn to_vec(&self) -> Vec<f32> {
+        let mut v = self.features.clone();
+        v.extend_from_slice(&self.cell_bias);
+        v.extend_from_slice(&self.w1);
+        v.extend_from_slice(&self.b1);
+        v.extend_from_slice(&self.w2);
+        v.push(self.b2);
+        v.extend_from_slice(&self.wp);
+        v.push(self.bp);
+        v
+    }
+
+    /// Set every parameter from a vector in the order of [`Network::to_vec`].
+    ///
+    /// # Panics
+    /// If `v` is shorter than the network's parameters.
+    pub fn set_from(&mut self, v: &[f32]) {
+        let l = self.layout();
+        self.features.copy_from_slice(&v[..l.cell_bias]);
+        self.cell_bias.copy_from_slice(&v[l.cell_bias..l.w1]);
+        self.w1.copy_from_slice(&v[l.w1..l.b1]);
+        self.b1.copy_from_slice(&v[l.b1..l.w2]);
+        self.w2.copy_from_slice(&v[l.w2..l.b2]);
+        self.b2 = v[l.b2];
+        self.wp.copy_from_slice(&v[l.wp..l.bp]);
+        self.bp = v[l.bp];
+    }
+
+    /// The network file: [`MAGIC`], the rule's index, `d` and `h` (u16 each, little-endian),
+    /// then every parameter as a little-endian f32 in the order of [`Network::to_vec`].
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        b.push(self.rule.index() as u8);
+        b.extend_from_slice(&(self.d as u16).to_le_bytes());
+        b.extend_from_slice(&(self.h as u16).to_le_bytes());
+        for x in self.to_vec() {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b
+    }
+
+    /// Read a network file ([`Network::to_bytes`]).
+    ///
+    /// # Errors
+    /// A wrong magic, rule or size, or a file of the wrong length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let head = MAGIC.len() + 5;
+        if bytes.len() < head || &bytes[..MAGIC.len()] != MAGIC {
+            return Err("not a network file".into());
+        }
+        let rule = *Rule::ALL
+            .get(bytes[MAGIC.len()] as usize)
+            .ok_or("unknown rule")?;
+        let d = u16::from_le_bytes([bytes[MAGIC.len() + 1], bytes[MAGIC.len() + 2]]) as usize;
+        let h = u16::from_le_bytes([bytes[MAGIC.len() + 3], bytes[MAGIC.len() + 4]]) as usize;
+        if d == 0 || h == 0 || d > 1024 || h > 1024 {
+            return Err(format!("bad sizes d {d}, h {h}"));
+        }
+        let mut net = Network::random(rule, d, h, 0);
+        let n = net.layout().len;
+        if bytes.len() != head + 4 * n {
+            return Err(format!(
+                "{} bytes, expected {} for d {d}, h {h}",
+                bytes.len(),
+                head + 4 * n
+            ));
+        }
+        let v: Vec<f32> = bytes[head..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        net.set_from(&v);
+        Ok(net)
     }
 
     /// The table the side to move `c` reads.

@@ -168,3 +168,26 @@ fn windows_read_the_board() {
     let down = half_index([Cell::Empty; HALF]);
     assert_eq!(row_at(&b, p(7, 0), 1, Color::White), window_row(up, down));
 }
+
+/// A network file reads back to the same network; a cut, padded or foreign file is an error.
+#[test]
+fn network_files_round_trip() {
+    for rule in [Rule::Renju, Rule::Freestyle] {
+        let net = Network::random(rule, 12, 6, 3);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Network::from_bytes(&longer).is_err());
+        let mut foreign = bytes.clone();
+        foreign[0] = b'X';
+        assert!(Network::from_bytes(&foreign).is_err());
+        let mut v = net.to_vec();
+        v[net.layout().w2] += 1.0;
+        let mut other = net.clone();
+        other.set_from(&v);
+        assert_ne!(other, net);
+        assert_eq!(other.to_vec(), v);
+    }
+}
