@@ -393,7 +393,7 @@ pub(super) struct TrainArgs {
 impl TrainArgs {
     pub(super) fn run(&self, out: &mut dyn Write) -> Result<(), String> {
         use crate::nnue::Network;
-        use crate::train::{mean_loss, samples_of, train, TrainConfig};
+        use crate::train::{samples_of, set_loss, train, TrainConfig};
         let io = |e: std::io::Error| e.to_string();
         if !(1..=256).contains(&self.d) || !(1..=256).contains(&self.h) {
             return Err("--d and --h must be in 1..=256".into());
@@ -471,16 +471,28 @@ impl TrainArgs {
         )
         .map_err(io)?;
         let start = std::time::Instant::now();
-        let v0 = mean_loss(&net, &va, cfg.policy);
-        writeln!(out, "epoch 0: validation loss {v0:.5}").map_err(io)?;
+        let v0 = set_loss(&net, &va);
+        writeln!(
+            out,
+            "epoch 0: validation value loss {:.5} (classical evaluation {:.5}), policy loss {:.4}, top-1 {:.1}%",
+            v0.value,
+            v0.classical,
+            v0.policy,
+            100.0 * v0.top1
+        )
+        .map_err(io)?;
         let mut failed = None;
         train(&mut net, &tr, &cfg, |epoch, loss, net| {
-            let v = mean_loss(net, &va, cfg.policy);
+            let v = set_loss(net, &va);
             let written = std::fs::write(&self.out, net.to_bytes()).map_err(io);
             let line = writeln!(
                 out,
-                "epoch {}: training loss {loss:.5}, validation loss {v:.5}, {:.0} s",
+                "epoch {}: training loss {loss:.5}; validation value loss {:.5} (classical {:.5}), policy loss {:.4}, top-1 {:.1}%; {:.0} s",
                 epoch + 1,
+                v.value,
+                v.classical,
+                v.policy,
+                100.0 * v.top1,
                 start.elapsed().as_secs_f64()
             )
             .map_err(io);

@@ -1,6 +1,6 @@
-//! The evaluation network (NNUE-style), first step: its input features and the float reference
-//! model that the trainer fits and the engine's quantised, incremental inference will be
-//! checked against. Not used by the search yet.
+//! The evaluation network (NNUE-style): its input features, the float reference model the
+//! trainer fits, and the engine's quantised, incremental inference ([`accumulator`]), checked
+//! against it. Not used by the search yet.
 //!
 //! May import: [`crate::types`], [`crate::pattern`], [`crate::board`].
 //!
@@ -23,6 +23,8 @@
 //! Directions share the table and windows are unordered, so the value is the same on the eight
 //! symmetric images of a board, and a colour-symmetric rule's value is the same with the colours
 //! swapped.
+
+pub mod accumulator;
 
 use crate::board::Board;
 use crate::types::{Color, Pos, Rule, DIRS};

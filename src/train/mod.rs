@@ -37,6 +37,9 @@ pub struct Sample {
     pub target: f32,
     /// The index in `cells` of the best move, if it is one of them.
     pub best: Option<u16>,
+    /// The classical evaluation's win rate for the side to move (the baseline a network's
+    /// value must beat).
+    pub classical: f32,
 }
 
 /// The features of `board` for the side to move: the table and the rows per empty cell.
@@ -82,6 +85,7 @@ pub fn samples_of(game: &GameRecord, lambda: f32) -> Vec<Sample> {
                 cells,
                 target: lambda * result + (1.0 - lambda) * search,
                 best,
+                classical: win_rate(crate::eval::evaluate(&b), game.rule) as f32,
             });
         }
         if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
@@ -183,10 +187,8 @@ pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, g: &mut [f32]) -> f
             .sum::<f32>();
     // Value loss: cross-entropy of sigmoid(v) against the target.
     let pv = sigmoid(v);
-    let t = s.target;
-    let eps = 1e-7;
-    let mut loss = -(t * (pv + eps).ln() + (1.0 - t) * (1.0 - pv + eps).ln());
-    let gv = pv - t;
+    let mut loss = cross_entropy(pv, s.target);
+    let gv = pv - s.target;
     g[l.b2] += gv;
     let mut dpooled = vec![0.0f32; d];
     for j in 0..h {
@@ -291,6 +293,79 @@ pub fn mean_loss(net: &Network, samples: &[Sample], policy: f32) -> f32 {
         })
         .sum();
     (total / samples.len() as f64) as f32
+}
+
+/// The cross-entropy of a predicted probability `p` against a target `t`.
+fn cross_entropy(p: f32, t: f32) -> f32 {
+    let eps = 1e-7;
+    -(t * (p + eps).ln() + (1.0 - t) * (1.0 - p + eps).ln())
+}
+
+/// How a network does on a set of samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SetLoss {
+    /// Mean value cross-entropy against the targets.
+    pub value: f32,
+    /// Mean policy cross-entropy against the best moves (samples with one).
+    pub policy: f32,
+    /// Share of those samples whose best move has the highest policy logit.
+    pub top1: f32,
+    /// Mean value cross-entropy of the classical evaluation against the same targets.
+    pub classical: f32,
+}
+
+/// The value and policy losses of `net` on `samples`, and the classical evaluation's value
+/// loss, on all cores.
+#[must_use]
+pub fn set_loss(net: &Network, samples: &[Sample]) -> SetLoss {
+    let sums = samples
+        .par_iter()
+        .map(|s| {
+            let value = f64::from(cross_entropy(sigmoid(value_of(net, s)), s.target));
+            let classical = f64::from(cross_entropy(s.classical, s.target));
+            let (policy, top, n) = match s.best {
+                Some(b) => {
+                    let logits = policy_of(net, s);
+                    let m = logits.iter().copied().fold(f32::MIN, f32::max);
+                    let sum: f32 = logits.iter().map(|x| (x - m).exp()).sum();
+                    let b = usize::from(b);
+                    let top = logits.iter().all(|&x| x <= logits[b]);
+                    (
+                        f64::from(sum.ln() + m - logits[b]),
+                        f64::from(u8::from(top)),
+                        1.0,
+                    )
+                }
+                None => (0.0, 0.0, 0.0),
+            };
+            [value, classical, policy, top, n]
+        })
+        .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let n = samples.len().max(1) as f64;
+    let np = sums[4].max(1.0);
+    SetLoss {
+        value: (sums[0] / n) as f32,
+        classical: (sums[1] / n) as f32,
+        policy: (sums[2] / np) as f32,
+        top1: (sums[3] / np) as f32,
+    }
+}
+
+/// The policy logits of a sample's cells.
+#[must_use]
+pub fn policy_of(net: &Network, s: &Sample) -> Vec<f32> {
+    let mut a = vec![0.0f32; net.d];
+    s.cells
+        .iter()
+        .map(|(_, rows)| {
+            cell_pre(net, s.table, rows, &mut a);
+            net.bp
+                + a.iter()
+                    .zip(&net.wp)
+                    .map(|(x, w)| crelu(*x) * w)
+                    .sum::<f32>()
+        })
+        .collect()
 }
 
 /// Adam over mini-batches for `cfg.epochs` passes over `train` (shuffled with `cfg.seed`),

@@ -33,11 +33,13 @@ fn classical_sample(board: &Board) -> Sample {
         .enumerate()
         .max_by_key(|(_, &(c, _))| board.score(cell_pos(c, board.size()), me))
         .map(|(i, _)| i as u16);
+    let target = win_rate(evaluate(board), board.rule()) as f32;
     Sample {
         table,
         cells,
-        target: win_rate(evaluate(board), board.rule()) as f32,
+        target,
         best,
+        classical: target,
     }
 }
 
@@ -133,6 +135,16 @@ fn training_lowers_the_loss_and_repeats() {
     let mut losses = Vec::new();
     train(&mut a, &samples, &cfg, |_, l, _| losses.push(l));
     let after = mean_loss(&a, &samples, cfg.policy);
+    // The set measures agree with the training loss: value + weight x policy.
+    let set = set_loss(&a, &samples);
+    assert!(
+        (set.value + cfg.policy * set.policy - after).abs() < 1e-3,
+        "{set:?} vs {after}"
+    );
+    assert!(set.top1 > 0.0 && set.top1 <= 1.0, "{set:?}");
+    // The targets are the classical evaluation's own: its loss is the targets' entropy, the
+    // least any value can reach.
+    assert!(set.classical <= set.value + 1e-4, "{set:?}");
     assert!(
         after < before * 0.8,
         "loss {before} -> {after} (epochs {losses:?})"

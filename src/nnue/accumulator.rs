@@ -1,0 +1,271 @@
+//! The engine's inference of a [`Network`]: quantised, and incremental as stones come and go.
+//!
+//! The feature tables and the cell bias are stored as `i16` at [`QA`] per unit; a cell's
+//! pre-activation is their integer sum and its activation the sum clamped to `0..=QA`, so the
+//! board's pooled vector — the sum of the activations of its empty cells — is an exact integer
+//! sum, the same whatever the order in which cells were updated. The hidden layer, the value
+//! and the policy logits are computed from it in `f32` (fixed operation order: deterministic).
+//!
+//! [`Accumulator`] keeps, for each of the two sides as the side judged for, every empty cell's
+//! four window rows and its pre-activation vector, and the pooled sums. A stone put on or taken
+//! from a cell changes the rows of the cells within [`HALF`] of it along each line through it
+//! (in that line's direction only) and the cell itself: [`Accumulator::update`] recomputes just
+//! those. [`Accumulator::new`] computes everything from scratch; a test checks that the two
+//! agree exactly under random play and undo, and that the quantised value and policy are the
+//! float reference's within a stated tolerance.
+
+use super::{row_at, Network, HALF, ROWS};
+use crate::board::Board;
+use crate::types::{Color, Pos, DIRS};
+
+/// Quantisation of the feature tables and the cell bias: units per 1.0.
+pub const QA: i32 = 256;
+
+/// A network with its feature tables quantised for [`Accumulator`].
+#[derive(Clone, Debug)]
+pub struct Quantised {
+    /// The float network (its dense layers are used as they are).
+    pub net: Network,
+    /// The feature tables at [`QA`] per unit, `[table][row][d]`.
+    pub features: Vec<i16>,
+    /// The cell bias at [`QA`] per unit.
+    pub bias: Vec<i16>,
+}
+
+impl Quantised {
+    /// Quantise `net` (entries rounded to the nearest step, saturated to `i16`).
+    #[must_use]
+    pub fn new(net: &Network) -> Quantised {
+        let q = |x: &f32| (x * QA as f32).round().clamp(-32768.0, 32767.0) as i16;
+        Quantised {
+            net: net.clone(),
+            features: net.features.iter().map(q).collect(),
+            bias: net.cell_bias.iter().map(q).collect(),
+        }
+    }
+
+    /// The value (logistic units) from the pooled activation sums of `empty` cells.
+    #[must_use]
+    pub fn value_from(&self, pooled: &[i32], empty: usize) -> f32 {
+        if empty == 0 {
+            return 0.0;
+        }
+        let net = &self.net;
+        let inv = 1.0 / (empty as f32 * QA as f32);
+        let mut v = net.b2;
+        for j in 0..net.h {
+            let row = &net.w1[j * net.d..(j + 1) * net.d];
+            let z = net.b1[j]
+                + row
+                    .iter()
+                    .zip(pooled)
+                    .map(|(w, &x)| w * (x as f32 * inv))
+                    .sum::<f32>();
+            v += net.w2[j] * super::crelu(z);
+        }
+        v
+    }
+
+    /// The policy logit of a cell with pre-activation `acc`.
+    #[must_use]
+    pub fn logit_from(&self, acc: &[i16]) -> f32 {
+        let net = &self.net;
+        let inv = 1.0 / QA as f32;
+        net.bp
+            + acc
+                .iter()
+                .zip(&net.wp)
+                .map(|(&a, w)| activation(a) as f32 * inv * w)
+                .sum::<f32>()
+    }
+}
+
+/// A cell's activation: its pre-activation clamped to `0..=QA`.
+#[inline]
+#[must_use]
+pub fn activation(a: i16) -> i32 {
+    i32::from(a).clamp(0, QA)
+}
+
+/// A row no window has: an occupied cell.
+const NONE: u16 = u16::MAX;
+
+/// The incremental state of a network on one board: per side judged for, every cell's rows
+/// and pre-activation vector and the pooled sums over the empty cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    size: usize,
+    d: usize,
+    /// `[side]`: per cell its four rows (`NONE` when occupied).
+    rows: [Vec<[u16; 4]>; 2],
+    /// `[side]`: per cell its pre-activation vector, `d` each.
+    acc: [Vec<i16>; 2],
+    /// `[side]`: the sum of the empty cells' activations.
+    pooled: [Vec<i32>; 2],
+    /// Empty cells (walls excluded).
+    empty: usize,
+}
+
+/// The index of the side judged for.
+fn side(c: Color) -> usize {
+    usize::from(c == Color::White)
+}
+
+impl Accumulator {
+    /// Everything computed from scratch for `board`.
+    #[must_use]
+    pub fn new(q: &Quantised, board: &Board) -> Accumulator {
+        let (n, d) = (board.size() * board.size(), q.net.d);
+        let mut a = Accumulator {
+            size: board.size(),
+            d,
+            rows: [vec![[NONE; 4]; n], vec![[NONE; 4]; n]],
+            acc: [vec![0; n * d], vec![0; n * d]],
+            pooled: [vec![0; d], vec![0; d]],
+            empty: 0,
+        };
+        for p in board.cells() {
+            if board.is_empty(p) && !board.is_wall(p) {
+                a.add_cell(q, board, p);
+            }
+        }
+        a
+    }
+
+    /// The feature table offset of `side` judged for.
+    fn table(q: &Quantised, s: usize) -> usize {
+        let c = if s == 0 { Color::Black } else { Color::White };
+        q.net.table(c) * ROWS * q.net.d
+    }
+
+    /// Cell `p` became empty: its rows and vector, added to the pool.
+    fn add_cell(&mut self, q: &Quantised, board: &Board, p: Pos) {
+        let (i, d) = (p.index(), self.d);
+        for s in 0..2 {
+            let own = if s == 0 { Color::Black } else { Color::White };
+            let base = Self::table(q, s);
+            let rows: [u16; 4] = std::array::from_fn(|dir| row_at(board, p, dir, own) as u16);
+            let acc = &mut self.acc[s][i * d..(i + 1) * d];
+            acc.copy_from_slice(&q.bias);
+            for &r in &rows {
+                let o = base + usize::from(r) * d;
+                for (x, f) in acc.iter_mut().zip(&q.features[o..o + d]) {
+                    *x = x.wrapping_add(*f);
+                }
+            }
+            for (pool, &x) in self.pooled[s].iter_mut().zip(acc.iter()) {
+                *pool += activation(x);
+            }
+            self.rows[s][i] = rows;
+        }
+        self.empty += 1;
+    }
+
+    /// Cell `p` became occupied: its vector leaves the pool.
+    fn remove_cell(&mut self, p: Pos) {
+        let (i, d) = (p.index(), self.d);
+        for s in 0..2 {
+            if self.rows[s][i][0] == NONE {
+                return;
+            }
+            let acc = &mut self.acc[s][i * d..(i + 1) * d];
+            for (pool, x) in self.pooled[s].iter_mut().zip(acc.iter_mut()) {
+                *pool -= activation(*x);
+                // An occupied cell's vector is zero, as a fresh accumulator leaves it.
+                *x = 0;
+            }
+            self.rows[s][i] = [NONE; 4];
+        }
+        self.empty -= 1;
+    }
+
+    /// A stone was put on or taken from `p` (the board is as it is now): the cell itself and
+    /// the cells within [`HALF`] of it along its four lines are brought up to date.
+    pub fn update(&mut self, q: &Quantised, board: &Board, p: Pos) {
+        if board.is_empty(p) {
+            if self.rows[0][p.index()][0] == NONE {
+                self.add_cell(q, board, p);
+            }
+        } else {
+            self.remove_cell(p);
+        }
+        let size = self.size as i32;
+        let (x, y) = (p.x(self.size) as i32, p.y(self.size) as i32);
+        let d = self.d;
+        for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
+            for k in -(HALF as i32)..=HALF as i32 {
+                let (qx, qy) = (x + dx * k, y + dy * k);
+                if k == 0 || qx < 0 || qy < 0 || qx >= size || qy >= size {
+                    continue;
+                }
+                let c = board.pos(qx as usize, qy as usize);
+                let i = c.index();
+                if self.rows[0][i][0] == NONE {
+                    continue;
+                }
+                for s in 0..2 {
+                    let own = if s == 0 { Color::Black } else { Color::White };
+                    let new = row_at(board, c, dir, own) as u16;
+                    let old = self.rows[s][i][dir];
+                    if new == old {
+                        continue;
+                    }
+                    let base = Self::table(q, s);
+                    let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
+                    let acc = &mut self.acc[s][i * d..(i + 1) * d];
+                    let pool = &mut self.pooled[s];
+                    for k in 0..d {
+                        let before = acc[k];
+                        let after = before
+                            .wrapping_sub(q.features[fo + k])
+                            .wrapping_add(q.features[fnew + k]);
+                        acc[k] = after;
+                        pool[k] += activation(after) - activation(before);
+                    }
+                    self.rows[s][i][dir] = new;
+                }
+            }
+        }
+    }
+
+    /// The first cell (side, index) where `self` and `other` differ, for test reports.
+    #[must_use]
+    pub fn first_difference(&self, other: &Accumulator) -> Option<(usize, usize, String)> {
+        let d = self.d;
+        for s in 0..2 {
+            for i in 0..self.rows[s].len().min(other.rows[s].len()) {
+                let (a, b) = (
+                    &self.acc[s][i * d..(i + 1) * d],
+                    &other.acc[s][i * d..(i + 1) * d],
+                );
+                if self.rows[s][i] != other.rows[s][i] || a != b {
+                    return Some((
+                        s,
+                        i,
+                        format!("rows {:?} vs {:?}", self.rows[s][i], other.rows[s][i]),
+                    ));
+                }
+            }
+        }
+        (self.pooled != other.pooled || self.empty != other.empty).then(|| {
+            (
+                2,
+                0,
+                format!("pooled or empty ({} vs {})", self.empty, other.empty),
+            )
+        })
+    }
+
+    /// The value for `to_move` (logistic units).
+    #[must_use]
+    pub fn value(&self, q: &Quantised, to_move: Color) -> f32 {
+        q.value_from(&self.pooled[side(to_move)], self.empty)
+    }
+
+    /// The policy logit of the empty cell `p` for `to_move` (`None` if it is not empty).
+    #[must_use]
+    pub fn logit(&self, q: &Quantised, to_move: Color, p: Pos) -> Option<f32> {
+        let (s, i, d) = (side(to_move), p.index(), self.d);
+        (self.rows[s][i][0] != NONE).then(|| q.logit_from(&self.acc[s][i * d..(i + 1) * d]))
+    }
+}
