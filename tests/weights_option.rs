@@ -228,3 +228,36 @@ fn a_bad_threads_option_exits_2_before_any_output() {
         assert_exits_2_silently(&args);
     }
 }
+
+#[test]
+fn a_bad_net_option_exits_2_before_any_output() {
+    let junk = temp_file("junk.nn", "not a network");
+    for args in [
+        vec!["--net".to_string()],
+        vec!["--net".to_string(), "/no/such/file.nn".to_string()],
+        vec!["--net".to_string(), junk],
+    ] {
+        assert_exits_2_silently(&args);
+    }
+}
+
+/// A network file given with `--net` is played: the first iteration's evaluation differs from
+/// the classical one (a network whose value is 0.5 everywhere scores a quiet move -0.5 x scale).
+#[test]
+fn the_net_option_plays_the_network() {
+    use renju_engine::nnue::Network;
+    use renju_engine::types::Rule;
+    let mut flat = Network::random(Rule::Renju, 8, 4, 1);
+    let mut v = flat.to_vec();
+    v.iter_mut().for_each(|x| *x = 0.0);
+    v[flat.layout().b2] = 0.5;
+    flat.set_from(&v);
+    let dir = std::env::temp_dir().join(format!("renju-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("flat.nn");
+    std::fs::write(&path, flat.to_bytes()).unwrap();
+    let scale = renju_engine::pattern::code::CodeWeights::get(Rule::Renju).scale;
+    let with = first_iteration_eval(&["--net", path.to_str().unwrap()]);
+    assert_eq!(with, (-((0.5 * scale as f32) as i32)).to_string());
+    assert_ne!(first_iteration_eval(&[]), with);
+}

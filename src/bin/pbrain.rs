@@ -5,14 +5,18 @@
 //! embedded ones; `--param NAME=VALUE` (repeatable) sets one search parameter of every rule
 //! (`renju_engine::search::params::SearchParams::TUNABLE`); `--threads N` searches with N
 //! threads until the manager sends `INFO thread_num`; `--ponder` ponders until the manager sends
-//! `INFO pondering` (for match runners that cannot send it). A bad rule name, file, parameter name or
-//! value, or thread count, ends the process with exit status 2 before any protocol line.
+//! `INFO pondering` (for match runners that cannot send it); `--net FILE` (repeatable, one per
+//! rule) plays the evaluation network in FILE (`renju-engine train`'s output) for its rule
+//! instead of the classical evaluation (experimental: the network is not shipped yet). A bad
+//! rule name, file, parameter name or value, or thread count, ends the process with exit status
+//! 2 before any protocol line.
 
 use renju_engine::pattern::code::CodeWeights;
 use renju_engine::search::params::SearchParams;
 use renju_engine::types::Rule;
 
-/// Apply every `--weights RULE=FILE`, `--param NAME=VALUE`, `--threads N` and `--ponder` argument.
+/// Apply every `--weights RULE=FILE`, `--param NAME=VALUE`, `--threads N`, `--ponder` and
+/// `--net FILE` argument.
 fn apply_options(args: &[String]) -> Result<(), String> {
     let mut params: Option<SearchParams> = None;
     let mut it = args.iter();
@@ -33,6 +37,14 @@ fn apply_options(args: &[String]) -> Result<(), String> {
                 return Err("--threads needs at least 1".into());
             }
             renju_engine::protocol::set_default_threads(n);
+            continue;
+        }
+        if a == "--net" {
+            let file = it.next().ok_or("--net needs FILE")?;
+            let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+            let net = renju_engine::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("{file}: {e}"))?;
+            renju_engine::nnue::set_for_process(&net)?;
             continue;
         }
         if a != "--weights" {

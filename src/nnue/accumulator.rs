@@ -14,7 +14,7 @@
 //! agree exactly under random play and undo, and that the quantised value and policy are the
 //! float reference's within a stated tolerance.
 
-use super::{row_at, Network, HALF, ROWS};
+use super::{row_of_key, Network, HALF, ROWS};
 use crate::board::Board;
 use crate::types::{Color, Pos, DIRS};
 
@@ -30,6 +30,9 @@ pub struct Quantised {
     pub features: Vec<i16>,
     /// The cell bias at [`QA`] per unit.
     pub bias: Vec<i16>,
+    /// Evaluation points per logistic unit (the rule's calibrated scale): the search reads the
+    /// value times this.
+    pub scale: i32,
 }
 
 impl Quantised {
@@ -41,6 +44,7 @@ impl Quantised {
             net: net.clone(),
             features: net.features.iter().map(q).collect(),
             bias: net.cell_bias.iter().map(q).collect(),
+            scale: crate::pattern::code::CodeWeights::get(net.rule).scale,
         }
     }
 
@@ -144,7 +148,8 @@ impl Accumulator {
         for s in 0..2 {
             let own = if s == 0 { Color::Black } else { Color::White };
             let base = Self::table(q, s);
-            let rows: [u16; 4] = std::array::from_fn(|dir| row_at(board, p, dir, own) as u16);
+            let rows: [u16; 4] =
+                std::array::from_fn(|dir| row_of_key(board.key_at(i, dir), own) as u16);
             let acc = &mut self.acc[s][i * d..(i + 1) * d];
             acc.copy_from_slice(&q.bias);
             for &r in &rows {
@@ -205,7 +210,7 @@ impl Accumulator {
                 }
                 for s in 0..2 {
                     let own = if s == 0 { Color::Black } else { Color::White };
-                    let new = row_at(board, c, dir, own) as u16;
+                    let new = row_of_key(board.key_at(i, dir), own) as u16;
                     let old = self.rows[s][i][dir];
                     if new == old {
                         continue;

@@ -110,6 +110,71 @@ pub fn row_at(board: &Board, p: Pos, d: usize, own: Color) -> usize {
     window_row(half(-1), half(1))
 }
 
+/// The rows of every 16-bit window code (the four cells each side in the board's line-key
+/// colours, [`row_of_key`]) for black and for white as the side judged for.
+fn key_rows() -> &'static [[u16; 2]] {
+    static ROWS_OF: std::sync::OnceLock<Vec<[u16; 2]>> = std::sync::OnceLock::new();
+    ROWS_OF.get_or_init(|| {
+        use crate::pattern::classify::{BLACK, EMPTY, WALL, WHITE};
+        (0..1usize << 16)
+            .map(|c| {
+                let left = [(c >> 6) & 3, (c >> 4) & 3, (c >> 2) & 3, c & 3];
+                let right = [(c >> 8) & 3, (c >> 10) & 3, (c >> 12) & 3, (c >> 14) & 3];
+                let as_cells = |h: [usize; 4], own: u8| -> [Cell; HALF] {
+                    h.map(|v| match v as u8 {
+                        EMPTY => Cell::Empty,
+                        WALL => Cell::Wall,
+                        x if x == own => Cell::Own,
+                        _ => Cell::Opp,
+                    })
+                };
+                let row = |own: u8| {
+                    window_row(
+                        half_index(as_cells(left, own)),
+                        half_index(as_cells(right, own)),
+                    ) as u16
+                };
+                [row(BLACK), row(WHITE)]
+            })
+            .collect()
+    })
+}
+
+/// The row of a window from the board's 20-bit line key of the cell ([`Board::key_at`]: five
+/// cells each side; the outermost on each side is dropped) for the side `own`: the same as
+/// [`row_at`], by one table lookup.
+#[inline]
+#[must_use]
+pub fn row_of_key(key: usize, own: Color) -> usize {
+    usize::from(key_rows()[(key >> 2) & 0xFFFF][usize::from(own == Color::White)])
+}
+
+/// The networks the process plays, per rule (none: the classical evaluation).
+static PLAYED: [std::sync::OnceLock<accumulator::Quantised>; 5] = [
+    std::sync::OnceLock::new(),
+    std::sync::OnceLock::new(),
+    std::sync::OnceLock::new(),
+    std::sync::OnceLock::new(),
+    std::sync::OnceLock::new(),
+];
+
+/// Play `net` for its rule for the rest of the process (the protocol engine's `--net`
+/// option): every search of that rule evaluates with it instead of the classical evaluation.
+///
+/// # Errors
+/// A network is already set for the rule.
+pub fn set_for_process(net: &Network) -> Result<(), String> {
+    PLAYED[net.rule.index()]
+        .set(accumulator::Quantised::new(net))
+        .map_err(|_| format!("a {} network is already set", net.rule))
+}
+
+/// The network the process plays for `rule`, if any.
+#[must_use]
+pub fn for_rule(rule: Rule) -> Option<&'static accumulator::Quantised> {
+    PLAYED[rule.index()].get()
+}
+
 /// The feature tables a rule's network has: renju two (black to move, white to move), the
 /// colour-symmetric rules one.
 #[must_use]

@@ -264,3 +264,40 @@ fn quantised_inference_is_the_float_reference() {
     );
     assert!(worst.0 < 0.01 && worst.1 < 0.01, "worst errors {worst:?}");
 }
+
+/// The rows read from the board's line keys by table are the rows read cell by cell, for
+/// every empty cell, direction and side, with neutral cells on the board.
+#[test]
+fn rows_from_line_keys_are_the_windows() {
+    let mut rng = StdRng::seed_from_u64(51);
+    for (rule, size) in [
+        (Rule::Renju, 15),
+        (Rule::Freestyle, 20),
+        (Rule::Standard, 6),
+    ] {
+        for _ in 0..30 {
+            let mut b = Board::new(size, rule).expect("board");
+            for _ in 0..rng.gen_range(0..4) {
+                let p = Pos::new(rng.gen_range(0..size), rng.gen_range(0..size), size);
+                let _ = b.place_wall(p);
+            }
+            for _ in 0..rng.gen_range(0..size * size / 2) {
+                let p = Pos::new(rng.gen_range(0..size), rng.gen_range(0..size), size);
+                if b.is_empty(p) && !b.is_wall(p) {
+                    b.play_unchecked(p);
+                }
+            }
+            for p in b.empty_cells().filter(|&p| !b.is_wall(p)) {
+                for d in 0..4 {
+                    for own in [Color::Black, Color::White] {
+                        assert_eq!(
+                            row_of_key(b.key_at(p.index(), d), own),
+                            row_at(&b, p, d, own),
+                            "{rule} {p:?} d{d} {own:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -19,6 +19,7 @@ use super::vcf::Solver;
 use super::Shared;
 use crate::board::Board;
 use crate::eval::{evaluate, WIN, WIN_THRESHOLD};
+use crate::nnue::accumulator::{Accumulator, Quantised};
 use crate::pattern::code::CodeWeights;
 use crate::pattern::Class;
 use crate::types::{Pos, MAX_CELLS};
@@ -28,6 +29,9 @@ use std::sync::atomic::Ordering;
 /// One search thread: its own board copy, ordering tables and principal variation.
 pub struct Worker<'a> {
     board: Board,
+    /// The evaluation network of the board's rule and its incremental state, when the
+    /// process plays one ([`crate::nnue::for_rule`]); `None`: the classical evaluation.
+    nn: Option<(&'static Quantised, Accumulator)>,
     shared: &'a Shared,
     id: usize,
     nodes: u64,
@@ -118,7 +122,9 @@ impl<'a> Worker<'a> {
         let p = SearchParams::current();
         let futility_unit = CodeWeights::get(board.rule()).scale * p.futility_pct / 100;
         let gravity = history_gravity(board.rule());
+        let nn = crate::nnue::for_rule(board.rule()).map(|q| (q, Accumulator::new(q, &board)));
         Worker {
+            nn,
             board,
             shared,
             id,
@@ -145,6 +151,51 @@ impl<'a> Worker<'a> {
             guard_solver: None,
             futility_unit,
             gravity,
+        }
+    }
+
+    /// Play `m` on the search's board (and the network's accumulator).
+    #[inline]
+    fn make(&mut self, m: Pos) {
+        self.board.play_unchecked(m);
+        if let Some((q, acc)) = &mut self.nn {
+            acc.update(q, &self.board, m);
+            #[cfg(feature = "check-invariants")]
+            assert_eq!(
+                *acc,
+                Accumulator::new(q, &self.board),
+                "accumulator after {m:?}"
+            );
+        }
+    }
+
+    /// Take back the last stone played with [`Worker::make`].
+    #[inline]
+    fn unmake(&mut self) {
+        if let Some((m, _)) = self.board.undo() {
+            if let Some((q, acc)) = &mut self.nn {
+                acc.update(q, &self.board, m);
+                #[cfg(feature = "check-invariants")]
+                assert_eq!(
+                    *acc,
+                    Accumulator::new(q, &self.board),
+                    "accumulator undo {m:?}"
+                );
+            }
+        }
+    }
+
+    /// The static evaluation of the search's board for the side to move: the network's value
+    /// on the rule's calibrated scale when the process plays one, else the classical
+    /// evaluation.
+    #[inline]
+    fn eval(&self) -> i32 {
+        match &self.nn {
+            Some((q, acc)) => {
+                let v = acc.value(q, self.board.side_to_move()) * q.scale as f32;
+                (v as i32).clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1)
+            }
+            None => evaluate(&self.board),
         }
     }
 
@@ -252,7 +303,7 @@ impl<'a> Worker<'a> {
                 return -(WIN - (ply_i + 2));
             }
             if ply >= MAX_PLY - 2 {
-                return evaluate(&self.board);
+                return self.eval();
             }
             // The block is forced (one stone outside caro): no stand pat.
             return self
@@ -262,7 +313,7 @@ impl<'a> Worker<'a> {
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
         }
-        let stand = evaluate(&self.board);
+        let stand = self.eval();
         let fours = self.board.count(me, Class::Four)
             + self.board.count(me, Class::FourThree)
             + self.board.count(me, Class::FourDoubleThree);
@@ -331,9 +382,9 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::PASS;
         for m in moves {
             self.shared.tt.prefetch(self.board.hash_after(m));
-            self.board.play_unchecked(m);
+            self.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
-            self.board.undo();
+            self.unmake();
             if self.stopped {
                 return None;
             }
@@ -398,7 +449,7 @@ impl<'a> Worker<'a> {
             return WIN - (ply_i + 3);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.board);
+            return self.eval();
         }
         // Step 5. Transposition table.
         let key = self.board.hash();
@@ -427,7 +478,7 @@ impl<'a> Worker<'a> {
         // ([`FOUR_THREE_THREAT`] 0 turns this off.)
         let opp_four_three = self.p.four_three_threat > 0 && self.board.has(opp, Class::FourThree);
         let threatened = forced.is_some() || opp_open_three || opp_four_three;
-        let static_eval = evaluate(&self.board);
+        let static_eval = self.eval();
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
         // [`TT_EVAL`]: the table's score where its bound says the value lies beyond the static
@@ -662,7 +713,7 @@ impl<'a> Worker<'a> {
                 && self.continues_attack(m, ply);
             self.attacks[ply] = own > 0;
             self.shared.tt.prefetch(self.board.hash_after(m));
-            self.board.play_unchecked(m);
+            self.make(m);
             let mut score;
             if i == 0 {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node);
@@ -713,7 +764,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
-            self.board.undo();
+            self.unmake();
             if let Some(h) = busy {
                 self.shared.set_busy(h, false);
             }
