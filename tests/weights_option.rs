@@ -241,8 +241,9 @@ fn a_bad_net_option_exits_2_before_any_output() {
     }
 }
 
-/// A network file given with `--net` is played: the first iteration's evaluation differs from
-/// the classical one (a network whose value is 0.5 everywhere scores a quiet move -0.5 x scale).
+/// A network file given with `--net` is played: its value corrects the classical evaluation
+/// (a network whose value is 0.5 everywhere adds 0.5 x scale to every leaf, so the first
+/// iteration scores that much lower), and a network of zeros is the classical evaluation.
 #[test]
 fn the_net_option_plays_the_network() {
     use renju_engine::nnue::Network;
@@ -257,7 +258,20 @@ fn the_net_option_plays_the_network() {
     let path = dir.join("flat.nn");
     std::fs::write(&path, flat.to_bytes()).unwrap();
     let scale = renju_engine::pattern::code::CodeWeights::get(Rule::Renju).scale;
-    let with = first_iteration_eval(&["--net", path.to_str().unwrap()]);
-    assert_eq!(with, (-((0.5 * scale as f32) as i32)).to_string());
-    assert_ne!(first_iteration_eval(&[]), with);
+    let with: i32 = first_iteration_eval(&["--net", path.to_str().unwrap()])
+        .parse()
+        .unwrap();
+    let without: i32 = first_iteration_eval(&[]).parse().unwrap();
+    assert_eq!(with, without - (0.5 * scale as f32) as i32);
+    let zero = Network::random(Rule::Renju, 8, 4, 1);
+    let mut z = zero.to_vec();
+    z.iter_mut().for_each(|x| *x = 0.0);
+    let mut zero = zero;
+    zero.set_from(&z);
+    let zpath = dir.join("zero.nn");
+    std::fs::write(&zpath, zero.to_bytes()).unwrap();
+    let with_zero: i32 = first_iteration_eval(&["--net", zpath.to_str().unwrap()])
+        .parse()
+        .unwrap();
+    assert_eq!(with_zero, without);
 }

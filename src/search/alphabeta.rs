@@ -185,17 +185,18 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The static evaluation of the search's board for the side to move: the network's value
-    /// on the rule's calibrated scale when the process plays one, else the classical
-    /// evaluation.
+    /// The static evaluation of the search's board for the side to move: the classical
+    /// evaluation, plus the network's correction on the rule's calibrated scale when the
+    /// process plays one.
     #[inline]
     fn eval(&self) -> i32 {
+        let classical = evaluate(&self.board);
         match &self.nn {
             Some((q, acc)) => {
                 let v = acc.value(q, self.board.side_to_move()) * q.scale as f32;
-                (v as i32).clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1)
+                (classical + v as i32).clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1)
             }
-            None => evaluate(&self.board),
+            None => classical,
         }
     }
 

@@ -11,7 +11,9 @@
 //! index and the rows of its four windows.
 //!
 //! # Loss
-//! The value's cross-entropy against its target (the output read as a logit) plus `policy`
+//! The value's cross-entropy against its target (the classical evaluation in logistic units
+//! plus the network's output, read as a logit: the network learns a correction, and a network
+//! of zeros is the classical evaluation) plus `policy`
 //! times the policy's cross-entropy (softmax over the empty cells) against the best move. The
 //! gradient is exact backpropagation through the model (the clipped ReLUs pass gradient only
 //! strictly inside 0..1); a test checks it against finite differences.
@@ -37,9 +39,9 @@ pub struct Sample {
     pub target: f32,
     /// The index in `cells` of the best move, if it is one of them.
     pub best: Option<u16>,
-    /// The classical evaluation's win rate for the side to move (the baseline a network's
-    /// value must beat).
-    pub classical: f32,
+    /// The classical evaluation for the side to move in logistic units (its score over the
+    /// rule's calibrated scale, within ±20): the network's value is a correction added to it.
+    pub base: f32,
 }
 
 /// The features of `board` for the side to move: the table and the rows per empty cell.
@@ -56,6 +58,16 @@ pub fn features(net_rule_tables: usize, board: &Board) -> (u8, Vec<(u16, [u16; 4
         })
         .collect();
     (table, cells)
+}
+
+/// The classical evaluation of `board` for the side to move in logistic units (within ±20),
+/// the base the network's value corrects.
+#[must_use]
+pub fn base_of(board: &Board) -> f32 {
+    let scale = crate::pattern::code::CodeWeights::get(board.rule())
+        .scale
+        .max(1);
+    (crate::eval::evaluate(board) as f32 / scale as f32).clamp(-20.0, 20.0)
 }
 
 /// The samples of `game` with value blend `lambda` (the weight of the game result).
@@ -85,7 +97,7 @@ pub fn samples_of(game: &GameRecord, lambda: f32) -> Vec<Sample> {
                 cells,
                 target: lambda * result + (1.0 - lambda) * search,
                 best,
-                classical: win_rate(crate::eval::evaluate(&b), game.rule) as f32,
+                base: base_of(&b),
             });
         }
         if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
@@ -103,7 +115,8 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The value logit of a sample (the same as [`Network::forward`] on its board).
+/// The network's value of a sample (the same as [`Network::forward`] on its board): the
+/// correction to the sample's classical base.
 #[must_use]
 pub fn value_of(net: &Network, s: &Sample) -> f32 {
     let d = net.d;
@@ -186,7 +199,7 @@ pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, g: &mut [f32]) -> f
             .map(|(z, w)| w * crelu(*z))
             .sum::<f32>();
     // Value loss: cross-entropy of sigmoid(v) against the target.
-    let pv = sigmoid(v);
+    let pv = sigmoid(s.base + v);
     let mut loss = cross_entropy(pv, s.target);
     let gv = pv - s.target;
     g[l.b2] += gv;
@@ -321,8 +334,8 @@ pub fn set_loss(net: &Network, samples: &[Sample]) -> SetLoss {
     let sums = samples
         .par_iter()
         .map(|s| {
-            let value = f64::from(cross_entropy(sigmoid(value_of(net, s)), s.target));
-            let classical = f64::from(cross_entropy(s.classical, s.target));
+            let value = f64::from(cross_entropy(sigmoid(s.base + value_of(net, s)), s.target));
+            let classical = f64::from(cross_entropy(sigmoid(s.base), s.target));
             let (policy, top, n) = match s.best {
                 Some(b) => {
                     let logits = policy_of(net, s);
