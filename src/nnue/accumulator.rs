@@ -37,8 +37,12 @@ pub struct Quantised {
 
 impl Quantised {
     /// Quantise `net` (entries rounded to the nearest step, saturated to `i16`).
+    ///
+    /// # Panics
+    /// If the network is wider than 256 (network files and the trainer refuse such widths).
     #[must_use]
     pub fn new(net: &Network) -> Quantised {
+        assert!(net.d <= MAX_D, "cell vectors of at most {MAX_D}");
         let q = |x: &f32| (x * QA as f32).round().clamp(-32768.0, 32767.0) as i16;
         Quantised {
             net: net.clone(),
@@ -56,16 +60,15 @@ impl Quantised {
         }
         let net = &self.net;
         let inv = 1.0 / (empty as f32 * QA as f32);
+        let mut x = [0.0f32; MAX_D];
+        for (x, &p) in x.iter_mut().zip(pooled) {
+            *x = p as f32 * inv;
+        }
+        let x = &x[..net.d];
         let mut v = net.b2;
         for j in 0..net.h {
             let row = &net.w1[j * net.d..(j + 1) * net.d];
-            let z = net.b1[j]
-                + row
-                    .iter()
-                    .zip(pooled)
-                    .map(|(w, &x)| w * (x as f32 * inv))
-                    .sum::<f32>();
-            v += net.w2[j] * super::crelu(z);
+            v += net.w2[j] * super::crelu(net.b1[j] + dot(row, x));
         }
         v
     }
@@ -84,11 +87,51 @@ impl Quantised {
     }
 }
 
+/// A dot product in eight interleaved partial sums (fixed order: deterministic; not one long
+/// chain of dependent additions).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut s = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            s[k] += x[k] * y[k];
+        }
+    }
+    let mut t = ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>();
+    for v in s {
+        t += v;
+    }
+    t
+}
+
 /// A cell's activation: its pre-activation clamped to `0..=QA`.
 #[inline]
 #[must_use]
 pub fn activation(a: i16) -> i32 {
     i32::from(a).clamp(0, QA)
+}
+
+/// Widest vector the kernels handle on the stack.
+const MAX_D: usize = 256;
+
+/// A cell's vector `acc` moves from feature `old` to feature `new` (one direction's row
+/// changed), and the pool follows its activation. Written as two plain loops over `i16` and
+/// `i32` lanes (the clamp in `i16`), which the compiler vectorises with the baseline SSE2.
+#[inline]
+fn move_cell(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32]) {
+    let mut delta = [0i16; MAX_D];
+    let q = QA as i16;
+    for (((a, o), n), dl) in acc.iter_mut().zip(old).zip(new).zip(delta.iter_mut()) {
+        let before = *a;
+        let after = before.wrapping_sub(*o).wrapping_add(*n);
+        *a = after;
+        *dl = after.clamp(0, q) - before.clamp(0, q);
+    }
+    for (p, dl) in pool.iter_mut().zip(&delta) {
+        *p += i32::from(*dl);
+    }
 }
 
 /// A row no window has: an occupied cell.
@@ -218,15 +261,12 @@ impl Accumulator {
                     let base = Self::table(q, s);
                     let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
                     let acc = &mut self.acc[s][i * d..(i + 1) * d];
-                    let pool = &mut self.pooled[s];
-                    for k in 0..d {
-                        let before = acc[k];
-                        let after = before
-                            .wrapping_sub(q.features[fo + k])
-                            .wrapping_add(q.features[fnew + k]);
-                        acc[k] = after;
-                        pool[k] += activation(after) - activation(before);
-                    }
+                    move_cell(
+                        acc,
+                        &q.features[fo..fo + d],
+                        &q.features[fnew..fnew + d],
+                        &mut self.pooled[s],
+                    );
                     self.rows[s][i][dir] = new;
                 }
             }

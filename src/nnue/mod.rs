@@ -364,7 +364,7 @@ impl Network {
             .ok_or("unknown rule")?;
         let d = u16::from_le_bytes([bytes[MAGIC.len() + 1], bytes[MAGIC.len() + 2]]) as usize;
         let h = u16::from_le_bytes([bytes[MAGIC.len() + 3], bytes[MAGIC.len() + 4]]) as usize;
-        if d == 0 || h == 0 || d > 1024 || h > 1024 {
+        if d == 0 || h == 0 || d > 256 || h > 1024 {
             return Err(format!("bad sizes d {d}, h {h}"));
         }
         let mut net = Network::random(rule, d, h, 0);
