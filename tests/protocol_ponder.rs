@@ -7,6 +7,10 @@ mod common;
 use common::engine::{parse_moves, Engine, REPLY};
 use std::time::{Duration, Instant};
 
+/// The tests of this file one at a time: a pondering engine's saving depends on the CPU it
+/// gets while it waits, so two of them must not share the machine's two cores with another.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The engine's answer to `cmd` lines: the move and the `(depth, nodes)` of its detail lines.
 fn answer(e: &mut Engine, cmd: &[&str]) -> (String, Vec<(i32, u64)>) {
     for l in cmd {
@@ -102,6 +106,9 @@ fn answer_nodes_after_expected_reply(pondering: bool, gui: bool) -> u64 {
 
 #[test]
 fn pondering_on_the_expected_reply_is_reused() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let cold = answer_nodes_after_expected_reply(false, false);
     let warm = answer_nodes_after_expected_reply(true, false);
     println!("nodes to depth 12 after the expected reply: {cold} without pondering, {warm} with");
@@ -118,6 +125,9 @@ fn pondering_on_the_expected_reply_is_reused() {
 /// before the reply: pondering goes on (before, the first of them ended it for the turn).
 #[test]
 fn pondering_survives_the_guis_commands_between_moves() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let cold = answer_nodes_after_expected_reply(false, true);
     let warm = answer_nodes_after_expected_reply(true, true);
     println!("with the GUI's commands: {cold} nodes without pondering, {warm} with");
@@ -129,6 +139,9 @@ fn pondering_survives_the_guis_commands_between_moves() {
 
 #[test]
 fn pondering_stops_at_once_on_any_command() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut e = Engine::spawn();
     e.send("INFO timeout_turn 300");
     e.send("INFO rule 0");
