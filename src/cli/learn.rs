@@ -46,12 +46,7 @@ impl DatagenArgs {
         if !(1..=4096).contains(&self.hash) {
             return Err("--hash must be in 1..=4096".into());
         }
-        let threads = self.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        if !(1..=256).contains(&threads) {
-            return Err("--threads must be in 1..=256".into());
-        }
+        let threads = super::threads_or_all(self.threads)?;
         let cfg = Config {
             variants,
             nodes: self.nodes,
@@ -233,12 +228,10 @@ impl TuneArgs {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut comment = vec![format!("renju-engine {}", args.join(" "))];
         let symmetric = rule != Rule::Renju;
-        let mut games = Vec::new();
-        if let Some(files) = &self.data {
-            for f in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
-                games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
-            }
-        }
+        let games = match &self.data {
+            Some(files) => super::read_games(files)?,
+            None => Vec::new(),
+        };
         if self.policy {
             return self.run_policy(&games, &st, comment, out);
         }
@@ -411,21 +404,8 @@ impl TrainArgs {
                     .into(),
             );
         }
-        let threads = self.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        if !(1..=256).contains(&threads) {
-            return Err("--threads must be in 1..=256".into());
-        }
-        let mut games = Vec::new();
-        for f in self
-            .data
-            .split(',')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-        {
-            games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
-        }
+        let threads = super::threads_or_all(self.threads)?;
+        let mut games = super::read_games(&self.data)?;
         games.retain(|g| g.rule == self.rule);
         if games.is_empty() {
             return Err(format!("no {} games in {}", self.rule, self.data));

@@ -192,6 +192,27 @@ fn check_size(size: usize) -> Result<(), String> {
 }
 
 /// Thread count and table size within range, or the one-line error.
+/// The datagen games of the comma-separated file list `files` (empty entries skipped).
+fn read_games(files: &str) -> Result<Vec<crate::datagen::GameRecord>, String> {
+    let mut games = Vec::new();
+    for f in files.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
+    }
+    Ok(games)
+}
+
+/// `--threads`, or every core when it is absent; 1..=256.
+fn threads_or_all(threads: Option<usize>) -> Result<usize, String> {
+    let n = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if (1..=256).contains(&n) {
+        Ok(n)
+    } else {
+        Err("--threads must be in 1..=256".into())
+    }
+}
+
 fn check_threads_hash(threads: usize, hash: usize) -> Result<(), String> {
     if threads == 0 || threads > 256 {
         return Err(format!("thread count {threads} is out of range (1..=256)"));

@@ -203,15 +203,7 @@ impl TacticsgenArgs {
         use crate::tactics::{generate, verify, Kind};
         let io = |e: std::io::Error| e.to_string();
         let path = &self.out;
-        let mut games = Vec::new();
-        for f in self
-            .data
-            .split(',')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-        {
-            games.extend(crate::datagen::read_file(std::path::Path::new(f))?);
-        }
+        let mut games = super::read_games(&self.data)?;
         games.retain(|g| g.rule == Rule::Renju && g.size == crate::tactics::SIZE);
         games.truncate(self.games.unwrap_or(usize::MAX));
         let start = std::time::Instant::now();
