@@ -275,3 +275,29 @@ fn the_net_option_plays_the_network() {
         .unwrap();
     assert_eq!(with_zero, without);
 }
+
+/// With `--param net_value_pct=0` a network only orders moves: the evaluation stays the
+/// classical one, and the tree is the classical one until `policy_weight` is set, when the
+/// policy reorders the quiet moves (computed cell by cell: no accumulator is kept).
+#[test]
+fn a_network_without_its_value_orders_moves_by_its_policy() {
+    use renju_engine::nnue::Network;
+    use renju_engine::types::Rule;
+    let net = Network::random(Rule::Renju, 8, 4, 7);
+    let dir = std::env::temp_dir().join(format!("renju-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("policy.nn");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let path = path.to_str().unwrap();
+    let value_off = ["--net", path, "--param", "net_value_pct=0"];
+    assert_eq!(first_iteration_eval(&value_off), first_iteration_eval(&[]));
+    let classical = depth4_nodes(&[]);
+    assert_eq!(depth4_nodes(&value_off), classical);
+    let ordered = [&value_off[..], &["--param", "policy_weight=1000"]].concat();
+    assert_ne!(depth4_nodes(&ordered), classical);
+    // The value on as well: the evaluation changes.
+    assert_ne!(
+        first_iteration_eval(&["--net", path]),
+        first_iteration_eval(&[])
+    );
+}

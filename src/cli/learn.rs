@@ -366,6 +366,18 @@ pub(super) struct TrainArgs {
     /// Weight of the policy loss.
     #[arg(long, default_value_t = 0.5)]
     policy: f32,
+    /// Weight of the ranking loss (the value ranks the best move's child first among
+    /// `--children` children of each position).
+    #[arg(long, default_value_t = 0.0)]
+    rank: f32,
+    /// Children per position for the ranking loss: the best move's and others drawn at
+    /// random (0: none).
+    #[arg(long, default_value_t = 0)]
+    children: usize,
+    /// Quiet positions only (no five or open three to answer, a best move that is no threat,
+    /// no proven result), with quiet children.
+    #[arg(long)]
+    quiet: bool,
     /// Percent of the games held out for validation.
     #[arg(long, default_value_t = 5)]
     valid_pct: u64,
@@ -386,7 +398,7 @@ pub(super) struct TrainArgs {
 impl TrainArgs {
     pub(super) fn run(&self, out: &mut dyn Write) -> Result<(), String> {
         use crate::nnue::Network;
-        use crate::train::{samples_of, set_loss, train, TrainConfig};
+        use crate::train::{samples_with, set_loss, train, SampleOptions, TrainConfig};
         let io = |e: std::io::Error| e.to_string();
         if !(1..=256).contains(&self.d) || !(1..=256).contains(&self.h) {
             return Err("--d and --h must be in 1..=256".into());
@@ -394,13 +406,15 @@ impl TrainArgs {
         if !(0.0..=1.0).contains(&self.lambda)
             || self.policy.is_nan()
             || self.policy < 0.0
+            || self.rank.is_nan()
+            || self.rank < 0.0
             || self.lr.is_nan()
             || self.lr <= 0.0
             || self.batch == 0
             || self.valid_pct >= 100
         {
             return Err(
-                "--lambda must be in 0..=1, --policy >= 0, --lr > 0, --batch >= 1, --valid-pct < 100"
+                "--lambda must be in 0..=1, --policy >= 0, --rank >= 0, --lr > 0, --batch >= 1, --valid-pct < 100"
                     .into(),
             );
         }
@@ -412,11 +426,20 @@ impl TrainArgs {
         }
         // Whole games are held out (their positions are alike): game i by a hash of i.
         let held = |i: usize| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32 & 0xFFFF;
-        let (mut tr, mut va) = (Vec::new(), Vec::new());
+        let (mut tr, mut va, mut va_games) = (Vec::new(), Vec::new(), Vec::new());
         for (i, g) in games.iter().enumerate() {
-            let s = samples_of(g, self.lambda);
+            let s = samples_with(
+                g,
+                &SampleOptions {
+                    lambda: self.lambda,
+                    children: self.children,
+                    seed: self.seed ^ i as u64,
+                    quiet: self.quiet,
+                },
+            );
             if held(i) * 100 < self.valid_pct * 0x1_0000 {
                 va.extend(s);
+                va_games.push(g.clone());
             } else {
                 tr.extend(s);
             }
@@ -437,6 +460,7 @@ impl TrainArgs {
             batch: self.batch,
             lr: self.lr,
             policy: self.policy,
+            rank: self.rank,
             seed: self.seed,
         };
         writeln!(
@@ -454,11 +478,24 @@ impl TrainArgs {
         let v0 = set_loss(&net, &va);
         writeln!(
             out,
-            "epoch 0: validation value loss {:.5} (classical evaluation {:.5}), policy loss {:.4}, top-1 {:.1}%",
-            v0.value,
+            "validation targets' entropy {:.5}; the classical evaluation's value loss {:.5} (above the entropy {:.5}), at its best gain {:.2}: {:.5} (above {:.5})",
+            v0.entropy,
             v0.classical,
+            v0.classical - v0.entropy,
+            v0.classical_gain,
+            v0.classical_fit,
+            v0.classical_fit - v0.entropy,
+        )
+        .map_err(io)?;
+        writeln!(
+            out,
+            "epoch 0: validation value loss {:.5} (above the entropy {:.5}), policy loss {:.4}, top-1 {:.1}%, ranking loss {:.4}, best child first {:.1}%",
+            v0.value,
+            v0.value - v0.entropy,
             v0.policy,
-            100.0 * v0.top1
+            100.0 * v0.top1,
+            v0.rank,
+            100.0 * v0.rank_top1
         )
         .map_err(io)?;
         let mut failed = None;
@@ -467,12 +504,15 @@ impl TrainArgs {
             let written = std::fs::write(&self.out, net.to_bytes()).map_err(io);
             let line = writeln!(
                 out,
-                "epoch {}: training loss {loss:.5}; validation value loss {:.5} (classical {:.5}), policy loss {:.4}, top-1 {:.1}%; {:.0} s",
+                "epoch {}: training loss {loss:.5}; validation value loss {:.5} (above the entropy {:.5}; gain {:.3}), policy loss {:.4}, top-1 {:.1}%, ranking loss {:.4}, best child first {:.1}%; {:.0} s",
                 epoch + 1,
                 v.value,
-                v.classical,
+                v.value - v.entropy,
+                net.gain,
                 v.policy,
                 100.0 * v.top1,
+                v.rank,
+                100.0 * v.rank_top1,
                 start.elapsed().as_secs_f64()
             )
             .map_err(io);
@@ -486,6 +526,17 @@ impl TrainArgs {
         if self.epochs == 0 {
             std::fs::write(&self.out, net.to_bytes()).map_err(io)?;
         }
+        let c = crate::train::one_ply_choice(&net, &va_games, 4);
+        writeln!(
+            out,
+            "the searched best move, {} validation positions: one-ply choice by the classical evaluation {:.1}%, with the network {:.1}%; first move of the static ordering {:.1}%, of the policy {:.1}%",
+            c.positions,
+            100.0 * c.classical,
+            100.0 * c.network,
+            100.0 * c.ordering,
+            100.0 * c.policy
+        )
+        .map_err(io)?;
         writeln!(out, "train: wrote {}", self.out.display()).map_err(io)
     }
 }

@@ -1,7 +1,8 @@
 //! The engine's inference of a [`Network`]: quantised, and incremental as stones come and go.
 //!
-//! The feature tables and the cell bias are stored as `i16` at [`QA`] per unit; a cell's
-//! pre-activation is their integer sum and its activation the sum clamped to `0..=QA`, so the
+//! The feature tables and the cell bias are stored as `i16` at `qa` steps per unit (the
+//! finest power of two at which no cell's sum can leave `i16`, [`Quantised::new`]); a cell's
+//! pre-activation is their integer sum and its activation the sum clamped to `0..=qa`, so the
 //! board's pooled vector — the sum of the activations of its empty cells — is an exact integer
 //! sum, the same whatever the order in which cells were updated. The hidden layer, the value
 //! and the policy logits are computed from it in `f32` (fixed operation order: deterministic).
@@ -18,17 +19,22 @@ use super::{row_of_key, Network, HALF, ROWS};
 use crate::board::Board;
 use crate::types::{Color, Pos, DIRS};
 
-/// Quantisation of the feature tables and the cell bias: units per 1.0.
-pub const QA: i32 = 256;
+/// The finest quantisation tried: steps per unit.
+pub const QA_MAX: i32 = 8192;
+
+/// The coarsest: a network whose cell sums need more range is refused.
+pub const QA_MIN: i32 = 64;
 
 /// A network with its feature tables quantised for [`Accumulator`].
 #[derive(Clone, Debug)]
 pub struct Quantised {
     /// The float network (its dense layers are used as they are).
     pub net: Network,
-    /// The feature tables at [`QA`] per unit, `[table][row][d]`.
+    /// Steps per unit of the feature tables, the cell bias and the activations.
+    pub qa: i32,
+    /// The feature tables at `qa` per unit, `[table][row][d]`.
     pub features: Vec<i16>,
-    /// The cell bias at [`QA`] per unit.
+    /// The cell bias at `qa` per unit.
     pub bias: Vec<i16>,
     /// Evaluation points per logistic unit (the rule's calibrated scale): the search reads the
     /// value times this.
@@ -36,16 +42,35 @@ pub struct Quantised {
 }
 
 impl Quantised {
-    /// Quantise `net` (entries rounded to the nearest step, saturated to `i16`).
+    /// Quantise `net` at the finest power-of-two step ([`QA_MAX`] at most) at which every cell's
+    /// sum (its bias and the largest entry of each of its four rows, per lane) stays within
+    /// `i16` (the shared rows, the empty window above all, are in hundreds of cells' sums: a
+    /// coarse step's rounding moves the pooled vector as a whole).
     ///
     /// # Panics
     /// If the network is wider than 256 (network files and the trainer refuse such widths).
     #[must_use]
     pub fn new(net: &Network) -> Quantised {
         assert!(net.d <= MAX_D, "cell vectors of at most {MAX_D}");
-        let q = |x: &f32| (x * QA as f32).round().clamp(-32768.0, 32767.0) as i16;
+        let d = net.d;
+        let mut bound = 0.0f32;
+        for k in 0..d {
+            let widest = net
+                .features
+                .iter()
+                .skip(k)
+                .step_by(d)
+                .fold(0.0f32, |m, x| m.max(x.abs()));
+            bound = bound.max(net.cell_bias[k].abs() + 4.0 * widest);
+        }
+        let mut qa = QA_MAX;
+        while qa > QA_MIN && bound * qa as f32 > 32_000.0 {
+            qa /= 2;
+        }
+        let q = |x: &f32| (x * qa as f32).round().clamp(-32768.0, 32767.0) as i16;
         Quantised {
             net: net.clone(),
+            qa,
             features: net.features.iter().map(q).collect(),
             bias: net.cell_bias.iter().map(q).collect(),
             scale: crate::pattern::code::CodeWeights::get(net.rule).scale,
@@ -59,7 +84,7 @@ impl Quantised {
             return 0.0;
         }
         let net = &self.net;
-        let inv = 1.0 / (empty as f32 * QA as f32);
+        let inv = 1.0 / (empty as f32 * self.qa as f32);
         let mut x = [0.0f32; MAX_D];
         for (x, &p) in x.iter_mut().zip(pooled) {
             *x = p as f32 * inv;
@@ -77,13 +102,37 @@ impl Quantised {
     #[must_use]
     pub fn logit_from(&self, acc: &[i16]) -> f32 {
         let net = &self.net;
-        let inv = 1.0 / QA as f32;
+        let inv = 1.0 / self.qa as f32;
         net.bp
             + acc
                 .iter()
                 .zip(&net.wp)
-                .map(|(&a, w)| activation(a) as f32 * inv * w)
+                .map(|(&a, w)| activation(a, self.qa) as f32 * inv * w)
                 .sum::<f32>()
+    }
+}
+
+impl Quantised {
+    /// The policy logit of the empty cell `p` of `board` for `own` to move, computed from the
+    /// board alone (its four rows by [`row_of_key`]): what [`Accumulator::logit`] reads, for a
+    /// search that keeps no accumulator. `None` if `p` is not an empty cell.
+    #[must_use]
+    pub fn logit_at(&self, board: &Board, p: Pos, own: Color) -> Option<f32> {
+        if !board.contains(p) || !board.is_empty(p) || board.is_wall(p) {
+            return None;
+        }
+        let (i, d) = (p.index(), self.net.d);
+        let base = self.net.table(own) * ROWS * d;
+        let mut acc = [0i16; MAX_D];
+        let acc = &mut acc[..d];
+        acc.copy_from_slice(&self.bias);
+        for dir in 0..4 {
+            let o = base + row_of_key(board.key_at(i, dir), own) * d;
+            for (x, f) in acc.iter_mut().zip(&self.features[o..o + d]) {
+                *x = x.wrapping_add(*f);
+            }
+        }
+        Some(self.logit_from(acc))
     }
 }
 
@@ -106,11 +155,11 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     t
 }
 
-/// A cell's activation: its pre-activation clamped to `0..=QA`.
+/// A cell's activation: its pre-activation clamped to `0..=qa`.
 #[inline]
 #[must_use]
-pub fn activation(a: i16) -> i32 {
-    i32::from(a).clamp(0, QA)
+pub fn activation(a: i16, qa: i32) -> i32 {
+    i32::from(a).clamp(0, qa)
 }
 
 /// Widest vector the kernels handle on the stack.
@@ -120,9 +169,9 @@ const MAX_D: usize = 256;
 /// changed), and the pool follows its activation. Written as two plain loops over `i16` and
 /// `i32` lanes (the clamp in `i16`), which the compiler vectorises with the baseline SSE2.
 #[inline]
-fn move_cell(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32]) {
+fn move_cell(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32], qa: i32) {
     let mut delta = [0i16; MAX_D];
-    let q = QA as i16;
+    let q = qa as i16;
     for (((a, o), n), dl) in acc.iter_mut().zip(old).zip(new).zip(delta.iter_mut()) {
         let before = *a;
         let after = before.wrapping_sub(*o).wrapping_add(*n);
@@ -202,7 +251,7 @@ impl Accumulator {
                 }
             }
             for (pool, &x) in self.pooled[s].iter_mut().zip(acc.iter()) {
-                *pool += activation(x);
+                *pool += activation(x, q.qa);
             }
             self.rows[s][i] = rows;
         }
@@ -210,7 +259,7 @@ impl Accumulator {
     }
 
     /// Cell `p` became occupied: its vector leaves the pool.
-    fn remove_cell(&mut self, p: Pos) {
+    fn remove_cell(&mut self, p: Pos, qa: i32) {
         let (i, d) = (p.index(), self.d);
         for s in 0..2 {
             if self.rows[s][i][0] == NONE {
@@ -218,7 +267,7 @@ impl Accumulator {
             }
             let acc = &mut self.acc[s][i * d..(i + 1) * d];
             for (pool, x) in self.pooled[s].iter_mut().zip(acc.iter_mut()) {
-                *pool -= activation(*x);
+                *pool -= activation(*x, qa);
                 // An occupied cell's vector is zero, as a fresh accumulator leaves it.
                 *x = 0;
             }
@@ -235,7 +284,7 @@ impl Accumulator {
                 self.add_cell(q, board, p);
             }
         } else {
-            self.remove_cell(p);
+            self.remove_cell(p, q.qa);
         }
         let size = self.size as i32;
         let (x, y) = (p.x(self.size) as i32, p.y(self.size) as i32);
@@ -266,6 +315,7 @@ impl Accumulator {
                         &q.features[fo..fo + d],
                         &q.features[fnew..fnew + d],
                         &mut self.pooled[s],
+                        q.qa,
                     );
                     self.rows[s][i][dir] = new;
                 }

@@ -212,6 +212,15 @@ pub struct Network {
     pub wp: Vec<f32>,
     /// Policy head bias.
     pub bp: f32,
+    /// The trainer's gain on the value logit: the trainer reads `gain · (base + value)` as the
+    /// logit of the win probability (`base` the classical evaluation in logistic units), so the
+    /// network's value stays a correction in the classical evaluation's own units while the
+    /// gain fits their calibration. The engine does not use it.
+    pub gain: f32,
+    /// The trainer's gain on the ranking loss's logits (the children's values for the mover):
+    /// the ranking's own temperature, so it does not pull the value's calibration. The engine
+    /// does not use it.
+    pub rank_gain: f32,
 }
 
 /// The first bytes of a network file.
@@ -234,6 +243,10 @@ pub struct Layout {
     pub wp: usize,
     /// Policy head bias.
     pub bp: usize,
+    /// The trainer's gain.
+    pub gain: usize,
+    /// The trainer's ranking gain.
+    pub rank_gain: usize,
     /// Parameters in all.
     pub len: usize,
 }
@@ -281,6 +294,8 @@ impl Network {
             b2: 0.0,
             wp,
             bp: 0.0,
+            gain: 1.0,
+            rank_gain: 1.0,
         }
     }
 
@@ -302,11 +317,14 @@ impl Network {
             b2,
             wp,
             bp,
-            len: bp + 1,
+            gain: bp + 1,
+            rank_gain: bp + 2,
+            len: bp + 3,
         }
     }
 
-    /// Every parameter in one vector: features, cell bias, w1, b1, w2, b2, wp, bp.
+    /// Every parameter in one vector: features, cell bias, w1, b1, w2, b2, wp, bp, gain,
+    /// rank gain.
     #[must_use]
     pub fn to_vec(&self) -> Vec<f32> {
         let mut v = self.features.clone();
@@ -317,6 +335,8 @@ impl Network {
         v.push(self.b2);
         v.extend_from_slice(&self.wp);
         v.push(self.bp);
+        v.push(self.gain);
+        v.push(self.rank_gain);
         v
     }
 
@@ -334,6 +354,8 @@ impl Network {
         self.b2 = v[l.b2];
         self.wp.copy_from_slice(&v[l.wp..l.bp]);
         self.bp = v[l.bp];
+        self.gain = v[l.gain];
+        self.rank_gain = v[l.rank_gain];
     }
 
     /// The network file: [`MAGIC`], the rule's index, `d` and `h` (u16 each, little-endian),
@@ -369,17 +391,19 @@ impl Network {
         }
         let mut net = Network::random(rule, d, h, 0);
         let n = net.layout().len;
-        if bytes.len() != head + 4 * n {
+        // Files written before the trainer's gains end at the policy bias: their gains are 1.
+        if bytes.len() != head + 4 * n && bytes.len() != head + 4 * (n - 2) {
             return Err(format!(
                 "{} bytes, expected {} for d {d}, h {h}",
                 bytes.len(),
                 head + 4 * n
             ));
         }
-        let v: Vec<f32> = bytes[head..]
+        let mut v: Vec<f32> = bytes[head..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        v.resize(n, 1.0);
         net.set_from(&v);
         Ok(net)
     }

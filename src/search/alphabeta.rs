@@ -29,9 +29,11 @@ use std::sync::atomic::Ordering;
 /// One search thread: its own board copy, ordering tables and principal variation.
 pub struct Worker<'a> {
     board: Board,
-    /// The evaluation network of the board's rule and its incremental state, when the
-    /// process plays one ([`crate::nnue::for_rule`]); `None`: the classical evaluation.
-    nn: Option<(&'static Quantised, Accumulator)>,
+    /// The evaluation network of the board's rule, when the process plays one
+    /// ([`crate::nnue::for_rule`]), and its incremental state when its value is used
+    /// ([`SearchParams::net_value_pct`] above 0; the policy alone is computed cell by cell).
+    /// `None`: the classical evaluation and ordering.
+    nn: Option<(&'static Quantised, Option<Accumulator>)>,
     shared: &'a Shared,
     id: usize,
     nodes: u64,
@@ -122,7 +124,10 @@ impl<'a> Worker<'a> {
         let p = SearchParams::current();
         let futility_unit = CodeWeights::get(board.rule()).scale * p.futility_pct / 100;
         let gravity = history_gravity(board.rule());
-        let nn = crate::nnue::for_rule(board.rule()).map(|q| (q, Accumulator::new(q, &board)));
+        let nn = crate::nnue::for_rule(board.rule()).map(|q| {
+            let acc = (p.net_value_pct > 0).then(|| Accumulator::new(q, &board));
+            (q, acc)
+        });
         Worker {
             nn,
             board,
@@ -158,7 +163,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make(&mut self, m: Pos) {
         self.board.play_unchecked(m);
-        if let Some((q, acc)) = &mut self.nn {
+        if let Some((q, Some(acc))) = &mut self.nn {
             acc.update(q, &self.board, m);
             #[cfg(feature = "check-invariants")]
             assert_eq!(
@@ -173,7 +178,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn unmake(&mut self) {
         if let Some((m, _)) = self.board.undo() {
-            if let Some((q, acc)) = &mut self.nn {
+            if let Some((q, Some(acc))) = &mut self.nn {
                 acc.update(q, &self.board, m);
                 #[cfg(feature = "check-invariants")]
                 assert_eq!(
@@ -192,11 +197,13 @@ impl<'a> Worker<'a> {
     fn eval(&self) -> i32 {
         let classical = evaluate(&self.board);
         match &self.nn {
-            Some((q, acc)) => {
-                let v = acc.value(q, self.board.side_to_move()) * q.scale as f32;
+            Some((q, Some(acc))) => {
+                let v = acc.value(q, self.board.side_to_move())
+                    * (q.scale * self.p.net_value_pct) as f32
+                    / 100.0;
                 (classical + v as i32).clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1)
             }
-            None => classical,
+            _ => classical,
         }
     }
 
@@ -549,7 +556,10 @@ impl<'a> Worker<'a> {
             }
             (Picker::new(d), false)
         } else {
-            (Picker::new(self.keyed_candidates(ply, tt_move, me)), true)
+            (
+                Picker::new(self.keyed_candidates(ply, tt_move, me, depth)),
+                true,
+            )
         };
         // Step 8. The move loop: PVS, move-count pruning, four extensions, late-move
         // reductions.

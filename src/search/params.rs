@@ -156,6 +156,14 @@ pub const SINGULAR_DEPTH: i32 = 8;
 /// Singular extension margin, in percent of the reverse-futility unit per ply of remaining
 /// depth (untested).
 pub const SINGULAR_MARGIN: i32 = 10;
+/// With an evaluation network played (`--net`): the percent of its value correction added to
+/// the classical evaluation (0: the network only orders moves, by [`POLICY_WEIGHT`]).
+pub const NET_VALUE_PCT: i32 = 100;
+/// With an evaluation network played: a quiet move's ordering key gains its policy logit times
+/// this, at nodes of [`POLICY_DEPTH`] plies or more (0: the policy is not used).
+pub const POLICY_WEIGHT: i32 = 0;
+/// The least remaining depth at which [`POLICY_WEIGHT`] orders quiet moves.
+pub const POLICY_DEPTH: i32 = 1;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -282,6 +290,12 @@ pub struct SearchParams {
     pub singular_depth: i32,
     /// [`SINGULAR_MARGIN`].
     pub singular_margin: i32,
+    /// [`NET_VALUE_PCT`].
+    pub net_value_pct: i32,
+    /// [`POLICY_WEIGHT`].
+    pub policy_weight: i32,
+    /// [`POLICY_DEPTH`].
+    pub policy_depth: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -308,7 +322,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 39;
+pub const N_TUNABLE: usize = 42;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -355,6 +369,9 @@ impl SearchParams {
         tt_eval: TT_EVAL,
         singular_depth: SINGULAR_DEPTH,
         singular_margin: SINGULAR_MARGIN,
+        net_value_pct: NET_VALUE_PCT,
+        policy_weight: POLICY_WEIGHT,
+        policy_depth: POLICY_DEPTH,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -398,6 +415,9 @@ impl SearchParams {
         tunable("tt_eval", 0, 1, 1.0),
         tunable("singular_depth", 0, 30, 1.0),
         tunable("singular_margin", 1, 200, 3.0),
+        tunable("net_value_pct", 0, 200, 10.0),
+        tunable("policy_weight", 0, 5000, 50.0),
+        tunable("policy_depth", 1, 30, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -443,6 +463,9 @@ impl SearchParams {
             self.tt_eval,
             self.singular_depth,
             self.singular_margin,
+            self.net_value_pct,
+            self.policy_weight,
+            self.policy_depth,
         ]
     }
 
@@ -489,6 +512,9 @@ impl SearchParams {
             tt_eval: v[36],
             singular_depth: v[37],
             singular_margin: v[38],
+            net_value_pct: v[39],
+            policy_weight: v[40],
+            policy_depth: v[41],
         }
     }
 

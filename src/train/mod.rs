@@ -21,6 +21,7 @@
 use crate::board::Board;
 use crate::datagen::{GameRecord, PlyKind};
 use crate::eval::win_rate;
+use crate::nnue::accumulator::{Accumulator, Quantised};
 use crate::nnue::{crelu, row_at, Network, ROWS};
 use crate::types::{Color, Pos};
 use rand::rngs::StdRng;
@@ -42,6 +43,30 @@ pub struct Sample {
     /// The classical evaluation for the side to move in logistic units (its score over the
     /// rule's calibrated scale, within ±20): the network's value is a correction added to it.
     pub base: f32,
+    /// Positions one move later for the ranking loss, the best move's first (empty: none).
+    pub children: Vec<Child>,
+}
+
+/// A position one move after a sample's (the opponent to move), as features.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Child {
+    /// The feature table of the side to move there.
+    pub table: u8,
+    /// Per empty cell: its index and the rows of its four windows.
+    pub cells: Vec<(u16, [u16; 4])>,
+    /// The classical evaluation there for the side to move, in logistic units.
+    pub base: f32,
+}
+
+impl Child {
+    /// The child of `board` after `p` (played and taken back).
+    fn of(tables: usize, board: &mut Board, p: Pos) -> Child {
+        board.play_unchecked(p);
+        let (table, cells) = features(tables, board);
+        let base = base_of(board);
+        board.undo();
+        Child { table, cells, base }
+    }
 }
 
 /// The features of `board` for the side to move: the table and the rows per empty cell.
@@ -73,14 +98,63 @@ pub fn base_of(board: &Board) -> f32 {
 /// The samples of `game` with value blend `lambda` (the weight of the game result).
 #[must_use]
 pub fn samples_of(game: &GameRecord, lambda: f32) -> Vec<Sample> {
+    samples_with(
+        game,
+        &SampleOptions {
+            lambda,
+            ..SampleOptions::default()
+        },
+    )
+}
+
+/// Which samples a game gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SampleOptions {
+    /// The weight of the game result in the value target.
+    pub lambda: f32,
+    /// Children per sample for the ranking loss (fewer than 2: none).
+    pub children: usize,
+    /// Seed of the children drawn at random.
+    pub seed: u64,
+    /// Quiet positions only: no five to make or stop, no open three of the opponent's, a best
+    /// move that is no threat ([`crate::search::threats::static_order_key`] below its threat
+    /// band) and a search score short of a proven result; their children quiet moves too.
+    pub quiet: bool,
+}
+
+/// The samples of `game` by `o`: each with `o.children` children for the ranking loss when
+/// that is 2 or more (the best move's, then half the rest the other legal candidates that the
+/// static move ordering ranks highest and the others drawn with `o.seed`; none where the side
+/// to move can make five or must stop the opponent's, whose choice is no judgement).
+#[must_use]
+pub fn samples_with(game: &GameRecord, o: &SampleOptions) -> Vec<Sample> {
+    use crate::search::threats::{find_five, has_open_four, static_order_key, RANK_UNIT};
+    let (lambda, k) = (o.lambda, o.children);
     let tables = crate::nnue::tables_of(game.rule);
     let Ok(mut b) = Board::new(game.size, game.rule) else {
         return Vec::new();
     };
+    let mut rng = StdRng::seed_from_u64(o.seed);
     let mut out = Vec::new();
     for ply in &game.plies {
         if ply.kind == PlyKind::Searched {
             let me = b.side_to_move();
+            let quiet_move =
+                |b: &Board, p: Pos| b.is_empty(p) && static_order_key(b, p, me) < RANK_UNIT;
+            if o.quiet
+                && (find_five(&b, me).is_some()
+                    || find_five(&b, me.opponent()).is_some()
+                    || has_open_four(&b, me.opponent())
+                    || !b.contains(ply.best)
+                    || !quiet_move(&b, ply.best)
+                    || i32::from(ply.score).abs() >= crate::eval::WIN_THRESHOLD)
+            {
+                if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
+                    break;
+                }
+                b.play_unchecked(ply.mv);
+                continue;
+            }
             let result = match game.result {
                 None => 0.5,
                 Some(c) if c == me => 1.0,
@@ -92,12 +166,46 @@ pub fn samples_of(game: &GameRecord, lambda: f32) -> Vec<Sample> {
                 .iter()
                 .position(|&(c, _)| c == ply.best.0)
                 .map(|i| i as u16);
+            let mut children = Vec::new();
+            if k >= 2
+                && best.is_some()
+                && find_five(&b, me).is_none()
+                && find_five(&b, me.opponent()).is_none()
+                && crate::rules::legal(&mut b, ply.best, me)
+            {
+                // Half the others are the moves the static ordering ranks highest (the near
+                // misses a search weighs), half drawn at random.
+                let mut others: Vec<Pos> = b
+                    .candidates()
+                    .filter(|&p| p != ply.best && (!o.quiet || quiet_move(&b, p)))
+                    .collect();
+                others.retain(|&p| crate::rules::legal(&mut b, p, me));
+                others.sort_by_key(|&p| {
+                    std::cmp::Reverse(crate::search::threats::static_order_key(&b, p, me))
+                });
+                let near = (k - 1) / 2;
+                let cut = near.min(others.len());
+                let (top, rest) = others.split_at_mut(cut);
+                rest.shuffle(&mut rng);
+                let picked: Vec<Pos> = std::iter::once(ply.best)
+                    .chain(top.iter().copied())
+                    .chain(rest.iter().copied())
+                    .take(k)
+                    .collect();
+                if picked.len() >= 2 {
+                    children = picked
+                        .into_iter()
+                        .map(|p| Child::of(tables, &mut b, p))
+                        .collect();
+                }
+            }
             out.push(Sample {
                 table,
                 cells,
                 target: lambda * result + (1.0 - lambda) * search,
                 best,
                 base: base_of(&b),
+                children,
             });
         }
         if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
@@ -119,26 +227,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// correction to the sample's classical base.
 #[must_use]
 pub fn value_of(net: &Network, s: &Sample) -> f32 {
-    let d = net.d;
-    let mut pooled = vec![0.0f32; d];
-    let mut a = vec![0.0f32; d];
-    for (_, rows) in &s.cells {
-        cell_pre(net, s.table, rows, &mut a);
-        for (p, x) in pooled.iter_mut().zip(&a) {
-            *p += crelu(*x);
-        }
-    }
-    if s.cells.is_empty() {
-        return 0.0;
-    }
-    let n = s.cells.len() as f32;
-    let mut v = net.b2;
-    for j in 0..net.h {
-        let row = &net.w1[j * d..(j + 1) * d];
-        let z = net.b1[j] + row.iter().zip(&pooled).map(|(w, x)| w * x / n).sum::<f32>();
-        v += net.w2[j] * crelu(z);
-    }
-    v
+    forward(net, s.table, &s.cells).v
 }
 
 /// A cell's pre-activation vector from its rows.
@@ -164,26 +253,32 @@ fn passes(x: f32) -> f32 {
     }
 }
 
-/// The loss of sample `s` (value cross-entropy plus `policy` times the policy's), adding its
-/// gradient into `g` (in the order of [`Network::to_vec`]).
-pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, g: &mut [f32]) -> f32 {
+/// The forward pass of the value through one position's cells, kept for backpropagation.
+struct Forward {
+    /// Per cell its pre-activation vector, `d` each.
+    pre: Vec<f32>,
+    /// The mean of the cells' activations.
+    pooled: Vec<f32>,
+    /// The hidden layer's pre-activations.
+    z: Vec<f32>,
+    /// The value (the correction).
+    v: f32,
+}
+
+/// The value's forward pass on a position's features.
+fn forward(net: &Network, table: u8, cells: &[(u16, [u16; 4])]) -> Forward {
     let (d, h) = (net.d, net.h);
-    let l = net.layout();
-    let n = s.cells.len();
-    if n == 0 {
-        return 0.0;
-    }
-    // Forward, keeping the cells' pre-activations.
+    let n = cells.len();
     let mut pre = vec![0.0f32; n * d];
     let mut pooled = vec![0.0f32; d];
-    for (i, (_, rows)) in s.cells.iter().enumerate() {
+    for (i, (_, rows)) in cells.iter().enumerate() {
         let a = &mut pre[i * d..(i + 1) * d];
-        cell_pre(net, s.table, rows, a);
+        cell_pre(net, table, rows, a);
         for (p, x) in pooled.iter_mut().zip(a.iter()) {
             *p += crelu(*x);
         }
     }
-    let inv_n = 1.0 / n as f32;
+    let inv_n = 1.0 / n.max(1) as f32;
     for p in &mut pooled {
         *p *= inv_n;
     }
@@ -193,57 +288,55 @@ pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, g: &mut [f32]) -> f
             net.b1[j] + row.iter().zip(&pooled).map(|(w, x)| w * x).sum::<f32>()
         })
         .collect();
-    let v = net.b2
-        + z.iter()
-            .zip(&net.w2)
-            .map(|(z, w)| w * crelu(*z))
-            .sum::<f32>();
-    // Value loss: cross-entropy of sigmoid(v) against the target.
-    let pv = sigmoid(s.base + v);
-    let mut loss = cross_entropy(pv, s.target);
-    let gv = pv - s.target;
+    let v = if n == 0 {
+        0.0
+    } else {
+        net.b2
+            + z.iter()
+                .zip(&net.w2)
+                .map(|(z, w)| w * crelu(*z))
+                .sum::<f32>()
+    };
+    Forward { pre, pooled, z, v }
+}
+
+/// Backpropagation of a position's forward pass `f`: `gv` the loss's derivative by the value,
+/// `dlogit` by each cell's policy logit (empty: no policy term); adds into `g`.
+fn backward(
+    net: &Network,
+    table: u8,
+    cells: &[(u16, [u16; 4])],
+    f: &Forward,
+    gv: f32,
+    dlogit: &[f32],
+    g: &mut [f32],
+) {
+    let (d, h) = (net.d, net.h);
+    let l = net.layout();
+    let n = cells.len();
+    if n == 0 {
+        return;
+    }
     g[l.b2] += gv;
     let mut dpooled = vec![0.0f32; d];
     for j in 0..h {
-        g[l.w2 + j] += gv * crelu(z[j]);
-        let dz = gv * net.w2[j] * passes(z[j]);
+        g[l.w2 + j] += gv * crelu(f.z[j]);
+        let dz = gv * net.w2[j] * passes(f.z[j]);
         if dz != 0.0 {
             g[l.b1 + j] += dz;
             let row = &net.w1[j * d..(j + 1) * d];
             for k in 0..d {
-                g[l.w1 + j * d + k] += dz * pooled[k];
+                g[l.w1 + j * d + k] += dz * f.pooled[k];
                 dpooled[k] += dz * row[k];
             }
         }
     }
-    // Policy: softmax over the cells against the best move.
-    let mut dlogit = vec![0.0f32; n];
-    if let (Some(best), true) = (s.best, policy > 0.0) {
-        let logits: Vec<f32> = (0..n)
-            .map(|i| {
-                let a = &pre[i * d..(i + 1) * d];
-                net.bp
-                    + a.iter()
-                        .zip(&net.wp)
-                        .map(|(x, w)| crelu(*x) * w)
-                        .sum::<f32>()
-            })
-            .collect();
-        let m = logits.iter().copied().fold(f32::MIN, f32::max);
-        let sum: f32 = logits.iter().map(|x| (x - m).exp()).sum();
-        let best = usize::from(best);
-        loss += policy * (sum.ln() + m - logits[best]);
-        for i in 0..n {
-            let q = (logits[i] - m).exp() / sum;
-            dlogit[i] = policy * (q - if i == best { 1.0 } else { 0.0 });
-        }
-    }
-    // Back into the cells and the feature table.
-    let base = usize::from(s.table) * ROWS * d;
+    let inv_n = 1.0 / n as f32;
+    let base = usize::from(table) * ROWS * d;
     let mut da = vec![0.0f32; d];
-    for (i, (_, rows)) in s.cells.iter().enumerate() {
-        let a = &pre[i * d..(i + 1) * d];
-        let dl = dlogit[i];
+    for (i, (_, rows)) in cells.iter().enumerate() {
+        let a = &f.pre[i * d..(i + 1) * d];
+        let dl = dlogit.get(i).copied().unwrap_or(0.0);
         if dl != 0.0 {
             g[l.bp] += dl;
         }
@@ -270,6 +363,90 @@ pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, g: &mut [f32]) -> f
             }
         }
     }
+}
+
+/// The mover's logits of a sample's children (`-rank_gain · (base + value)` each) and their
+/// forward passes.
+fn child_logits(net: &Network, s: &Sample) -> (Vec<f32>, Vec<Forward>) {
+    let fs: Vec<Forward> = s
+        .children
+        .iter()
+        .map(|c| forward(net, c.table, &c.cells))
+        .collect();
+    let logits = s
+        .children
+        .iter()
+        .zip(&fs)
+        .map(|(c, f)| -net.rank_gain * (c.base + f.v))
+        .collect();
+    (logits, fs)
+}
+
+/// The softmax of `logits` and the cross-entropy of its first entry (the loss of a list
+/// whose right answer is first).
+fn softmax_first(logits: &[f32]) -> (Vec<f32>, f32) {
+    let m = logits.iter().copied().fold(f32::MIN, f32::max);
+    let sum: f32 = logits.iter().map(|x| (x - m).exp()).sum();
+    let p = logits.iter().map(|x| (x - m).exp() / sum).collect();
+    (p, sum.ln() + m - logits[0])
+}
+
+/// The loss of sample `s` (value cross-entropy, plus `policy` times the policy's, plus `rank`
+/// times the ranking loss of its children), adding its gradient into `g` (in the order of
+/// [`Network::to_vec`]).
+///
+/// The ranking loss: the cross-entropy of the best move's child (the first) under the
+/// softmax of the children's values for the mover (`-rank_gain · (base + value)` of each,
+/// the opponent to move there): the value learns to rank sibling positions as the search
+/// did.
+pub fn loss_and_grad(net: &Network, s: &Sample, policy: f32, rank: f32, g: &mut [f32]) -> f32 {
+    let d = net.d;
+    let l = net.layout();
+    let n = s.cells.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let f = forward(net, s.table, &s.cells);
+    // Value loss: cross-entropy of sigmoid(gain · (base + v)) against the target.
+    let pv = sigmoid(net.gain * (s.base + f.v));
+    let mut loss = cross_entropy(pv, s.target);
+    g[l.gain] += (pv - s.target) * (s.base + f.v);
+    let gv = (pv - s.target) * net.gain;
+    // Policy: softmax over the cells against the best move.
+    let mut dlogit = Vec::new();
+    if let (Some(best), true) = (s.best, policy > 0.0) {
+        let logits: Vec<f32> = (0..n)
+            .map(|i| {
+                let a = &f.pre[i * d..(i + 1) * d];
+                net.bp
+                    + a.iter()
+                        .zip(&net.wp)
+                        .map(|(x, w)| crelu(*x) * w)
+                        .sum::<f32>()
+            })
+            .collect();
+        let m = logits.iter().copied().fold(f32::MIN, f32::max);
+        let sum: f32 = logits.iter().map(|x| (x - m).exp()).sum();
+        let best = usize::from(best);
+        loss += policy * (sum.ln() + m - logits[best]);
+        dlogit = (0..n)
+            .map(|i| {
+                let q = (logits[i] - m).exp() / sum;
+                policy * (q - if i == best { 1.0 } else { 0.0 })
+            })
+            .collect();
+    }
+    backward(net, s.table, &s.cells, &f, gv, &dlogit, g);
+    if rank > 0.0 && s.children.len() >= 2 {
+        let (logits, fs) = child_logits(net, s);
+        let (p, ce) = softmax_first(&logits);
+        loss += rank * ce;
+        for (i, (c, cf)) in s.children.iter().zip(&fs).enumerate() {
+            let e = rank * (p[i] - if i == 0 { 1.0 } else { 0.0 });
+            g[l.rank_gain] -= e * (c.base + cf.v);
+            backward(net, c.table, &c.cells, cf, -e * net.rank_gain, &[], g);
+        }
+    }
     loss
 }
 
@@ -284,13 +461,16 @@ pub struct TrainConfig {
     pub lr: f32,
     /// Weight of the policy loss.
     pub policy: f32,
+    /// Weight of the children's ranking loss.
+    pub rank: f32,
     /// Shuffling seed.
     pub seed: u64,
 }
 
-/// The mean loss of `samples` (value and policy as in [`loss_and_grad`]), on all cores.
+/// The mean loss of `samples` (value, policy and ranking as in [`loss_and_grad`]), on all
+/// cores.
 #[must_use]
-pub fn mean_loss(net: &Network, samples: &[Sample], policy: f32) -> f32 {
+pub fn mean_loss(net: &Network, samples: &[Sample], policy: f32, rank: f32) -> f32 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -301,7 +481,7 @@ pub fn mean_loss(net: &Network, samples: &[Sample], policy: f32) -> f32 {
             let mut g = vec![0.0f32; len];
             chunk
                 .iter()
-                .map(|s| f64::from(loss_and_grad(net, s, policy, &mut g)))
+                .map(|s| f64::from(loss_and_grad(net, s, policy, rank, &mut g)))
                 .sum::<f64>()
         })
         .sum();
@@ -325,6 +505,17 @@ pub struct SetLoss {
     pub top1: f32,
     /// Mean value cross-entropy of the classical evaluation against the same targets.
     pub classical: f32,
+    /// The targets' own mean entropy: the lowest value loss there is (a loss less this is the
+    /// mean Kullback-Leibler divergence from the targets).
+    pub entropy: f32,
+    /// The classical evaluation's value loss at its best gain ([`best_classical_gain`]).
+    pub classical_fit: f32,
+    /// That gain.
+    pub classical_gain: f32,
+    /// Mean ranking loss of the samples with children.
+    pub rank: f32,
+    /// Share of those whose best move's child the value ranks first.
+    pub rank_top1: f32,
 }
 
 /// The value and policy losses of `net` on `samples`, and the classical evaluation's value
@@ -334,8 +525,12 @@ pub fn set_loss(net: &Network, samples: &[Sample]) -> SetLoss {
     let sums = samples
         .par_iter()
         .map(|s| {
-            let value = f64::from(cross_entropy(sigmoid(s.base + value_of(net, s)), s.target));
+            let value = f64::from(cross_entropy(
+                sigmoid(net.gain * (s.base + value_of(net, s))),
+                s.target,
+            ));
             let classical = f64::from(cross_entropy(sigmoid(s.base), s.target));
+            let entropy = f64::from(cross_entropy(s.target, s.target));
             let (policy, top, n) = match s.best {
                 Some(b) => {
                     let logits = policy_of(net, s);
@@ -351,17 +546,51 @@ pub fn set_loss(net: &Network, samples: &[Sample]) -> SetLoss {
                 }
                 None => (0.0, 0.0, 0.0),
             };
-            [value, classical, policy, top, n]
+            let (rank, rank_top, ranked) = if s.children.len() >= 2 {
+                let (logits, _) = child_logits(net, s);
+                let (_, ce) = softmax_first(&logits);
+                let top = logits.iter().all(|&x| x <= logits[0]);
+                (f64::from(ce), f64::from(u8::from(top)), 1.0)
+            } else {
+                (0.0, 0.0, 0.0)
+            };
+            [
+                value, classical, policy, top, n, entropy, rank, rank_top, ranked,
+            ]
         })
-        .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+        .reduce(|| [0.0; 9], |a, b| std::array::from_fn(|i| a[i] + b[i]));
     let n = samples.len().max(1) as f64;
     let np = sums[4].max(1.0);
+    let (classical_gain, classical_fit) = best_classical_gain(samples);
     SetLoss {
         value: (sums[0] / n) as f32,
         classical: (sums[1] / n) as f32,
         policy: (sums[2] / np) as f32,
         top1: (sums[3] / np) as f32,
+        entropy: (sums[5] / n) as f32,
+        classical_fit,
+        classical_gain,
+        rank: (sums[6] / sums[8].max(1.0)) as f32,
+        rank_top1: (sums[7] / sums[8].max(1.0)) as f32,
     }
+}
+
+/// The gain (0.05..2 in steps of 0.01) that gives the classical evaluation alone its lowest
+/// mean value cross-entropy on `samples`, and that loss: the classical evaluation at its best
+/// calibration, the baseline a correction must beat.
+#[must_use]
+pub fn best_classical_gain(samples: &[Sample]) -> (f32, f32) {
+    let n = samples.len().max(1) as f64;
+    (5..=200)
+        .map(|k| {
+            let gain = k as f32 / 100.0;
+            let loss: f64 = samples
+                .par_iter()
+                .map(|s| f64::from(cross_entropy(sigmoid(gain * s.base), s.target)))
+                .sum();
+            (gain, (loss / n) as f32)
+        })
+        .fold((1.0, f32::MAX), |a, b| if b.1 < a.1 { b } else { a })
 }
 
 /// The policy logits of a sample's cells.
@@ -410,7 +639,8 @@ pub fn train(
                     let mut g = vec![0.0f32; len];
                     let mut loss = 0.0f64;
                     for &i in part {
-                        loss += f64::from(loss_and_grad(net, &train[i], cfg.policy, &mut g));
+                        loss +=
+                            f64::from(loss_and_grad(net, &train[i], cfg.policy, cfg.rank, &mut g));
                     }
                     (g, loss)
                 })
@@ -438,6 +668,92 @@ pub fn train(
             net.set_from(&params);
         }
         report(epoch, (epoch_loss / train.len().max(1) as f64) as f32, net);
+    }
+}
+
+/// How often a one-ply look-ahead picks the searched best move: over the searched plies of
+/// `games` (every `every`-th), the legal candidate whose resulting position the evaluation
+/// likes least for the opponent, by the classical evaluation alone and by the classical
+/// evaluation plus `net`'s correction (quantised, as the engine adds it). Measures how well an
+/// evaluation ranks sibling positions, which the value loss does not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// Positions judged.
+    pub positions: usize,
+    /// Share where the classical evaluation's choice is the best move.
+    pub classical: f64,
+    /// Share where the corrected evaluation's choice is.
+    pub network: f64,
+    /// Share where the static move ordering's first move
+    /// ([`crate::search::threats::static_order_key`]) is.
+    pub ordering: f64,
+    /// Share where the network's policy's first move is.
+    pub policy: f64,
+}
+
+/// [`Choice`] of `net` on `games`, on all cores.
+#[must_use]
+pub fn one_ply_choice(net: &Network, games: &[GameRecord], every: usize) -> Choice {
+    let q = Quantised::new(net);
+    let scale = q.scale as f32;
+    let every = every.max(1);
+    let sums = games
+        .par_iter()
+        .filter(|g| g.rule == net.rule)
+        .map(|game| {
+            let mut sums = [0usize; 5];
+            let Ok(mut b) = Board::new(game.size, game.rule) else {
+                return sums;
+            };
+            for (i, ply) in game.plies.iter().enumerate() {
+                if ply.kind == PlyKind::Searched && i % every == 0 {
+                    let me = b.side_to_move();
+                    let cands: Vec<Pos> = b.candidates().collect();
+                    let mut best = [(i64::MIN, Pos::PASS); 2];
+                    let mut first = [(i64::MIN, Pos::PASS), (i64::MIN, Pos::PASS)];
+                    for p in cands {
+                        if !crate::rules::legal(&mut b, p, me) {
+                            continue;
+                        }
+                        let key = i64::from(crate::search::threats::static_order_key(&b, p, me));
+                        let logit = q.logit_at(&b, p, me).map_or(i64::MIN, |l| (l * 1e4) as i64);
+                        for (slot, v) in first.iter_mut().zip([key, logit]) {
+                            if v > slot.0 {
+                                *slot = (v, p);
+                            }
+                        }
+                        b.play_unchecked(p);
+                        let c = -crate::eval::evaluate(&b);
+                        let v = Accumulator::new(&q, &b).value(&q, b.side_to_move());
+                        let n = c - (v * scale) as i32;
+                        b.undo();
+                        for (slot, v) in best.iter_mut().zip([c, n]) {
+                            if i64::from(v) > slot.0 {
+                                *slot = (i64::from(v), p);
+                            }
+                        }
+                    }
+                    sums[0] += 1;
+                    sums[1] += usize::from(best[0].1 == ply.best);
+                    sums[2] += usize::from(best[1].1 == ply.best);
+                    sums[3] += usize::from(first[0].1 == ply.best);
+                    sums[4] += usize::from(first[1].1 == ply.best);
+                }
+                if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
+                    break;
+                }
+                b.play_unchecked(ply.mv);
+            }
+            sums
+        })
+        .reduce(|| [0; 5], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let n = sums[0].max(1) as f64;
+    Choice {
+        positions: sums[0],
+        classical: sums[1] as f64 / n,
+        network: sums[2] as f64 / n,
+        ordering: sums[3] as f64 / n,
+        policy: sums[4] as f64 / n,
     }
 }
 

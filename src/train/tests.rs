@@ -40,6 +40,7 @@ fn classical_sample(board: &Board) -> Sample {
         target: win_rate(evaluate(board), board.rule()) as f32,
         best,
         base: 0.0,
+        children: Vec::new(),
     }
 }
 
@@ -64,20 +65,36 @@ fn gradients_match_finite_differences() {
     let mut rng = StdRng::seed_from_u64(17);
     for rule in [Rule::Freestyle, Rule::Renju] {
         let mut net = Network::random(rule, 6, 5, 21);
+        // A gain away from 1 and real bases, so the gain's gradient is exercised.
+        net.gain = 0.7;
+        net.rank_gain = 1.3;
         let samples: Vec<Sample> = random_boards(rule, 6, 9)
             .iter()
-            .map(classical_sample)
+            .map(|b| {
+                // Three children, so the ranking loss's gradient is checked too.
+                let mut b = b.clone();
+                let cands: Vec<Pos> = b.candidates().take(3).collect();
+                let children = cands
+                    .into_iter()
+                    .map(|p| Child::of(tables_of(rule), &mut b, p))
+                    .collect();
+                Sample {
+                    base: base_of(&b),
+                    children,
+                    ..classical_sample(&b)
+                }
+            })
             .collect();
         let loss = |net: &Network| -> f64 {
             let mut g = vec![0.0f32; net.layout().len];
             samples
                 .iter()
-                .map(|s| f64::from(loss_and_grad(net, s, 0.5, &mut g)))
+                .map(|s| f64::from(loss_and_grad(net, s, 0.5, 0.7, &mut g)))
                 .sum()
         };
         let mut g = vec![0.0f32; net.layout().len];
         for s in &samples {
-            let _ = loss_and_grad(&net, s, 0.5, &mut g);
+            let _ = loss_and_grad(&net, s, 0.5, 0.7, &mut g);
         }
         let base = net.to_vec();
         let l = net.layout();
@@ -127,14 +144,15 @@ fn training_lowers_the_loss_and_repeats() {
         batch: 32,
         lr: 0.01,
         policy: 0.5,
+        rank: 0.0,
         seed: 1,
     };
     let start = Network::random(Rule::Freestyle, 8, 8, 2);
-    let before = mean_loss(&start, &samples, cfg.policy);
+    let before = mean_loss(&start, &samples, cfg.policy, cfg.rank);
     let mut a = start.clone();
     let mut losses = Vec::new();
     train(&mut a, &samples, &cfg, |_, l, _| losses.push(l));
-    let after = mean_loss(&a, &samples, cfg.policy);
+    let after = mean_loss(&a, &samples, cfg.policy, cfg.rank);
     // The set measures agree with the training loss: value + weight x policy.
     let set = set_loss(&a, &samples);
     assert!(
@@ -155,4 +173,162 @@ fn training_lowers_the_loss_and_repeats() {
     let mut b = start.clone();
     train(&mut b, &samples, &cfg, |_, _, _| {});
     assert_eq!(a, b, "same seed, same network");
+}
+
+/// The classical evaluation's best gain is found where the targets' calibration puts it, the
+/// losses keep their order (entropy <= fitted <= unfitted), and the trainer's gain moves there.
+#[test]
+fn the_classical_gain_is_fitted_to_the_targets() {
+    let boards = random_boards(Rule::Freestyle, 400, 31);
+    let samples: Vec<Sample> = boards
+        .iter()
+        .map(|b| {
+            let base = (base_of(b) * 0.5).clamp(-3.0, 3.0) + 0.3;
+            Sample {
+                base,
+                target: sigmoid(0.6 * base),
+                ..classical_sample(b)
+            }
+        })
+        .collect();
+    let (gain, fit) = best_classical_gain(&samples);
+    assert!((gain - 0.6).abs() <= 0.011, "gain {gain}");
+    let zero = Network {
+        features: vec![0.0; tables_of(Rule::Freestyle) * crate::nnue::ROWS * 4],
+        w1: vec![0.0; 16],
+        w2: vec![0.0; 4],
+        ..Network::random(Rule::Freestyle, 4, 4, 1)
+    };
+    let set = set_loss(&zero, &samples);
+    assert!(
+        set.entropy <= set.classical_fit + 1e-6 && set.classical_fit < set.classical - 1e-3,
+        "{set:?}"
+    );
+    assert!((set.classical_fit - fit).abs() < 1e-6, "{set:?}");
+    // Training the value alone (no policy) moves the gain from 1 towards 0.6.
+    let mut net = zero.clone();
+    let cfg = TrainConfig {
+        epochs: 30,
+        batch: 32,
+        lr: 0.01,
+        policy: 0.0,
+        rank: 0.0,
+        seed: 3,
+    };
+    train(&mut net, &samples, &cfg, |_, _, _| {});
+    assert!(net.gain < 0.8, "gain {}", net.gain);
+}
+
+/// The ranking loss trains the value to put a chosen child first: with the best child the one
+/// whose move has the highest threat score, the ranking loss falls and the share ranked first
+/// rises on the training set.
+#[test]
+fn the_ranking_loss_learns_to_rank_children() {
+    let samples: Vec<Sample> = random_boards(Rule::Freestyle, 200, 41)
+        .into_iter()
+        .map(|mut b| {
+            let me = b.side_to_move();
+            let mut cands: Vec<Pos> = b.candidates().collect();
+            cands.sort_by_key(|&p| std::cmp::Reverse(b.score(p, me)));
+            cands.truncate(5);
+            let children = cands
+                .into_iter()
+                .map(|p| Child::of(tables_of(Rule::Freestyle), &mut b, p))
+                .collect();
+            Sample {
+                children,
+                ..classical_sample(&b)
+            }
+        })
+        .collect();
+    let mut net = Network::random(Rule::Freestyle, 8, 8, 5);
+    let before = set_loss(&net, &samples);
+    let cfg = TrainConfig {
+        epochs: 15,
+        batch: 16,
+        lr: 0.01,
+        policy: 0.0,
+        rank: 1.0,
+        seed: 2,
+    };
+    train(&mut net, &samples, &cfg, |_, _, _| {});
+    let after = set_loss(&net, &samples);
+    assert!(
+        after.rank < before.rank * 0.9 && after.rank_top1 > before.rank_top1,
+        "{before:?} -> {after:?}"
+    );
+}
+
+/// Quiet samples are the samples of the quiet positions: as many as the positions where
+/// neither side has a five to make or stop, the opponent no open three, and the best move is
+/// no threat; each one of the full set's; and a game with threats has fewer of them.
+#[test]
+fn quiet_samples_are_the_quiet_positions() {
+    use crate::datagen::PlyRecord;
+    use crate::search::threats::{find_five, has_open_four, static_order_key, RANK_UNIT};
+    let mut rng = StdRng::seed_from_u64(8);
+    let mut b = Board::new(15, Rule::Freestyle).expect("board");
+    let centre = Pos::new(7, 7, 15);
+    let mut plies = vec![PlyRecord {
+        mv: centre,
+        best: centre,
+        score: 0,
+        kind: PlyKind::Opening,
+    }];
+    b.play_unchecked(centre);
+    let mut expected = 0;
+    for i in 0..60 {
+        let me = b.side_to_move();
+        let mut cands: Vec<Pos> = b.candidates().collect();
+        // The game ends before a five can be made (no five is ever on the board).
+        if cands.is_empty() || find_five(&b, me).is_some() {
+            break;
+        }
+        // Every third move the static ordering's first (threats), else a random candidate.
+        let mv = if i % 3 == 0 {
+            cands.sort_by_key(|&p| std::cmp::Reverse(static_order_key(&b, p, me)));
+            cands[0]
+        } else {
+            cands[rng.gen_range(0..cands.len())]
+        };
+        let quiet = find_five(&b, me).is_none()
+            && find_five(&b, me.opponent()).is_none()
+            && !has_open_four(&b, me.opponent())
+            && static_order_key(&b, mv, me) < RANK_UNIT;
+        expected += usize::from(quiet);
+        plies.push(PlyRecord {
+            mv,
+            best: mv,
+            score: 10,
+            kind: PlyKind::Searched,
+        });
+        b.play_unchecked(mv);
+    }
+    let game = GameRecord {
+        rule: Rule::Freestyle,
+        size: 15,
+        result: None,
+        plies,
+    };
+    let opts = |quiet| SampleOptions {
+        lambda: 0.0,
+        children: 3,
+        seed: 1,
+        quiet,
+    };
+    let all = samples_with(&game, &opts(false));
+    let quiet = samples_with(&game, &opts(true));
+    assert_eq!(quiet.len(), expected);
+    assert!(
+        !quiet.is_empty() && quiet.len() < all.len(),
+        "{} of {}",
+        quiet.len(),
+        all.len()
+    );
+    for q in &quiet {
+        assert!(
+            all.iter().any(|a| a.cells == q.cells && a.table == q.table),
+            "a quiet sample outside the full set"
+        );
+    }
 }

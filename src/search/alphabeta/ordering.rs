@@ -77,12 +77,38 @@ impl Worker<'_> {
     }
 
     /// The candidate cells of `me` (legal or not) with their ordering keys: TT move, threats,
-    /// killers, history.
-    pub(super) fn keyed_candidates(&self, ply: usize, tt_move: Pos, me: Color) -> Keyed {
-        self.board
+    /// killers, history; with a network played and [`SearchParams::policy_weight`] set, at a
+    /// remaining `depth` of [`SearchParams::policy_depth`] or more, a quiet move's key gains
+    /// its policy logit times the weight.
+    pub(super) fn keyed_candidates(
+        &self,
+        ply: usize,
+        tt_move: Pos,
+        me: Color,
+        depth: i32,
+    ) -> Keyed {
+        let mut keyed: Keyed = self
+            .board
             .candidates()
             .map(|p| (self.key_of(p, tt_move, me, ply), p))
-            .collect()
+            .collect();
+        if let Some((q, acc)) = &self.nn {
+            let w = self.p.policy_weight;
+            if w > 0 && depth >= self.p.policy_depth {
+                for (k, p) in &mut keyed {
+                    if *k < RANK_UNIT {
+                        let l = match acc {
+                            Some(acc) => acc.logit(q, me, *p),
+                            None => q.logit_at(&self.board, *p, me),
+                        };
+                        if let Some(l) = l {
+                            *k += (l * w as f32) as i32;
+                        }
+                    }
+                }
+            }
+        }
+        keyed
     }
 
     /// Ordering key of `p`: the TT move first, then [`Self::order_key`].
