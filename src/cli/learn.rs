@@ -374,6 +374,11 @@ pub(super) struct TrainArgs {
     /// random (0: none).
     #[arg(long, default_value_t = 0)]
     children: usize,
+    /// Fix the trainer's gain at the classical evaluation's best gain on the training
+    /// positions instead of learning it (a learned gain lets the correction grow to any scale
+    /// against the classical evaluation: the engine adds it unscaled).
+    #[arg(long)]
+    fixed_gain: bool,
     /// Quiet positions only (no five or open three to answer, a best move that is no threat,
     /// no proven result), with quiet children.
     #[arg(long)]
@@ -461,6 +466,7 @@ impl TrainArgs {
             lr: self.lr,
             policy: self.policy,
             rank: self.rank,
+            fixed_gain: self.fixed_gain,
             seed: self.seed,
         };
         writeln!(
@@ -474,6 +480,10 @@ impl TrainArgs {
             threads
         )
         .map_err(io)?;
+        if self.fixed_gain {
+            net.gain = crate::train::best_classical_gain(&tr).0;
+            writeln!(out, "train: the gain fixed at {:.2}", net.gain).map_err(io)?;
+        }
         let start = std::time::Instant::now();
         let v0 = set_loss(&net, &va);
         writeln!(

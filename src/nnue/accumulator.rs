@@ -102,13 +102,11 @@ impl Quantised {
     #[must_use]
     pub fn logit_from(&self, acc: &[i16]) -> f32 {
         let net = &self.net;
-        let inv = 1.0 / self.qa as f32;
-        net.bp
-            + acc
-                .iter()
-                .zip(&net.wp)
-                .map(|(&a, w)| activation(a, self.qa) as f32 * inv * w)
-                .sum::<f32>()
+        let mut x = [0.0f32; MAX_D];
+        for (x, &a) in x.iter_mut().zip(acc) {
+            *x = activation(a, self.qa) as f32;
+        }
+        net.bp + dot(&net.wp, &x[..net.d]) / self.qa as f32
     }
 }
 

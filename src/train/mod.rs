@@ -463,6 +463,8 @@ pub struct TrainConfig {
     pub policy: f32,
     /// Weight of the children's ranking loss.
     pub rank: f32,
+    /// Keep the network's gain as it is (not learned).
+    pub fixed_gain: bool,
     /// Shuffling seed.
     pub seed: u64,
 }
@@ -651,6 +653,9 @@ pub fn train(
                 for (a, b) in g.iter_mut().zip(pg) {
                     *a += b;
                 }
+            }
+            if cfg.fixed_gain {
+                g[net.layout().gain] = 0.0;
             }
             let scale = 1.0 / batch.len() as f32;
             step += 1;

@@ -145,6 +145,7 @@ fn training_lowers_the_loss_and_repeats() {
         lr: 0.01,
         policy: 0.5,
         rank: 0.0,
+        fixed_gain: false,
         seed: 1,
     };
     let start = Network::random(Rule::Freestyle, 8, 8, 2);
@@ -213,10 +214,19 @@ fn the_classical_gain_is_fitted_to_the_targets() {
         lr: 0.01,
         policy: 0.0,
         rank: 0.0,
+        fixed_gain: false,
         seed: 3,
     };
+    let mut fixed = net.clone();
     train(&mut net, &samples, &cfg, |_, _, _| {});
     assert!(net.gain < 0.8, "gain {}", net.gain);
+    // Unless it is fixed.
+    let cfg = TrainConfig {
+        fixed_gain: true,
+        ..cfg
+    };
+    train(&mut fixed, &samples, &cfg, |_, _, _| {});
+    assert_eq!(fixed.gain, 1.0);
 }
 
 /// The ranking loss trains the value to put a chosen child first: with the best child the one
@@ -249,6 +259,7 @@ fn the_ranking_loss_learns_to_rank_children() {
         lr: 0.01,
         policy: 0.0,
         rank: 1.0,
+        fixed_gain: false,
         seed: 2,
     };
     train(&mut net, &samples, &cfg, |_, _, _| {});
