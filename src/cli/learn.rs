@@ -379,6 +379,11 @@ pub(super) struct TrainArgs {
     /// against the classical evaluation: the engine adds it unscaled).
     #[arg(long)]
     fixed_gain: bool,
+    /// After training, centre the value per colour to move on the training positions (each
+    /// table's offset takes its mean value), so the correction keeps the classical
+    /// evaluation's balance by colour to move; with `--epochs 0 --init NET`, centre NET.
+    #[arg(long)]
+    centre: bool,
     /// Quiet positions only (no five or open three to answer, a best move that is no threat,
     /// no proven result), with quiet children.
     #[arg(long)]
@@ -533,7 +538,20 @@ impl TrainArgs {
         if let Some(e) = failed {
             return Err(e);
         }
-        if self.epochs == 0 {
+        if self.centre {
+            crate::train::centre(&mut net, &tr);
+            let v = set_loss(&net, &va);
+            writeln!(
+                out,
+                "centred: offsets {:.3} {:.3}; validation value loss {:.5} (above the entropy {:.5})",
+                net.offsets[0],
+                net.offsets[1],
+                v.value,
+                v.value - v.entropy
+            )
+            .map_err(io)?;
+        }
+        if self.epochs == 0 || self.centre {
             std::fs::write(&self.out, net.to_bytes()).map_err(io)?;
         }
         let c = crate::train::one_ply_choice(&net, &va_games, 4);

@@ -352,7 +352,10 @@ impl Accumulator {
     /// The value for `to_move` (logistic units).
     #[must_use]
     pub fn value(&self, q: &Quantised, to_move: Color) -> f32 {
-        q.value_from(&self.pooled[side(to_move)], self.empty)
+        if self.empty == 0 {
+            return 0.0;
+        }
+        q.value_from(&self.pooled[side(to_move)], self.empty) - q.net.offsets[q.net.table(to_move)]
     }
 
     /// The policy logit of the empty cell `p` for `to_move` (`None` if it is not empty).

@@ -221,6 +221,11 @@ pub struct Network {
     /// the ranking's own temperature, so it does not pull the value's calibration. The engine
     /// does not use it.
     pub rank_gain: f32,
+    /// Per feature table, a constant taken from the value: the trainer's centring
+    /// (`train --centre`) sets it to the value's mean over the training positions of that
+    /// table, so the correction leaves the classical evaluation's balance by colour to move
+    /// (its tempo) as it is. Never learned by gradient.
+    pub offsets: [f32; 2],
 }
 
 /// The first bytes of a network file.
@@ -247,6 +252,8 @@ pub struct Layout {
     pub gain: usize,
     /// The trainer's ranking gain.
     pub rank_gain: usize,
+    /// The two value offsets.
+    pub offsets: usize,
     /// Parameters in all.
     pub len: usize,
 }
@@ -296,6 +303,7 @@ impl Network {
             bp: 0.0,
             gain: 1.0,
             rank_gain: 1.0,
+            offsets: [0.0; 2],
         }
     }
 
@@ -319,12 +327,13 @@ impl Network {
             bp,
             gain: bp + 1,
             rank_gain: bp + 2,
-            len: bp + 3,
+            offsets: bp + 3,
+            len: bp + 5,
         }
     }
 
     /// Every parameter in one vector: features, cell bias, w1, b1, w2, b2, wp, bp, gain,
-    /// rank gain.
+    /// rank gain, offsets.
     #[must_use]
     pub fn to_vec(&self) -> Vec<f32> {
         let mut v = self.features.clone();
@@ -337,6 +346,7 @@ impl Network {
         v.push(self.bp);
         v.push(self.gain);
         v.push(self.rank_gain);
+        v.extend_from_slice(&self.offsets);
         v
     }
 
@@ -356,6 +366,7 @@ impl Network {
         self.bp = v[l.bp];
         self.gain = v[l.gain];
         self.rank_gain = v[l.rank_gain];
+        self.offsets = [v[l.offsets], v[l.offsets + 1]];
     }
 
     /// The network file: [`MAGIC`], the rule's index, `d` and `h` (u16 each, little-endian),
@@ -391,8 +402,9 @@ impl Network {
         }
         let mut net = Network::random(rule, d, h, 0);
         let n = net.layout().len;
-        // Files written before the trainer's gains end at the policy bias: their gains are 1.
-        if bytes.len() != head + 4 * n && bytes.len() != head + 4 * (n - 2) {
+        // Files written before the offsets end at the rank gain (their offsets are 0), and
+        // before the trainer's gains at the policy bias (their gains are 1).
+        if ![0, 2, 4].iter().any(|k| bytes.len() == head + 4 * (n - k)) {
             return Err(format!(
                 "{} bytes, expected {} for d {d}, h {h}",
                 bytes.len(),
@@ -403,7 +415,11 @@ impl Network {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        v.resize(n, 1.0);
+        let l = net.layout();
+        if v.len() <= l.gain {
+            v.resize(l.offsets, 1.0);
+        }
+        v.resize(n, 0.0);
         net.set_from(&v);
         Ok(net)
     }
@@ -459,7 +475,7 @@ impl Network {
         for s in &mut pooled {
             *s /= n as f32;
         }
-        let mut value = self.b2;
+        let mut value = self.b2 - self.offsets[self.table(board.side_to_move())];
         for j in 0..self.h {
             let row = &self.w1[j * self.d..(j + 1) * self.d];
             let z = self.b1[j] + row.iter().zip(&pooled).map(|(w, x)| w * x).sum::<f32>();

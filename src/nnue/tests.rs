@@ -176,17 +176,28 @@ fn network_files_round_trip() {
         let mut net = Network::random(rule, 12, 6, 3);
         net.gain = 0.75;
         net.rank_gain = 2.5;
+        net.offsets = [0.25, -0.5];
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
-        // A file written before the trainer's gains (it ends at the policy bias) reads with
-        // gains of 1.
-        let old = Network::from_bytes(&bytes[..bytes.len() - 8]).expect("old file");
-        assert_eq!((old.gain, old.rank_gain), (1.0, 1.0));
+        // A file written before the offsets (it ends at the rank gain) reads with offsets of
+        // 0; one written before the trainer's gains (it ends at the policy bias), with gains
+        // of 1 as well.
+        let older = Network::from_bytes(&bytes[..bytes.len() - 8]).expect("older file");
+        assert_eq!(
+            Network {
+                offsets: [0.25, -0.5],
+                ..older.clone()
+            },
+            net
+        );
+        let oldest = Network::from_bytes(&bytes[..bytes.len() - 16]).expect("oldest file");
+        assert_eq!((oldest.gain, oldest.rank_gain), (1.0, 1.0));
         assert_eq!(
             Network {
                 gain: 0.75,
                 rank_gain: 2.5,
-                ..old
+                offsets: [0.25, -0.5],
+                ..oldest
             },
             net
         );
@@ -285,6 +296,7 @@ fn quantised_inference_is_the_float_reference() {
                 for w in &mut net.w2 {
                     *w = rng.gen_range(-3.0..3.0);
                 }
+                net.offsets = [0.3, -0.2];
             }
             let q = Quantised::new(&net);
             let n = rng.gen_range(0..60);

@@ -291,7 +291,7 @@ fn forward(net: &Network, table: u8, cells: &[(u16, [u16; 4])]) -> Forward {
     let v = if n == 0 {
         0.0
     } else {
-        net.b2
+        net.b2 - net.offsets[usize::from(table)]
             + z.iter()
                 .zip(&net.w2)
                 .map(|(z, w)| w * crelu(*z))
@@ -657,6 +657,10 @@ pub fn train(
             if cfg.fixed_gain {
                 g[net.layout().gain] = 0.0;
             }
+            // The offsets are set by centring, never by gradient.
+            let o = net.layout().offsets;
+            g[o] = 0.0;
+            g[o + 1] = 0.0;
             let scale = 1.0 / batch.len() as f32;
             step += 1;
             let c1 = 1.0 - b1.powi(step);
@@ -759,6 +763,27 @@ pub fn one_ply_choice(net: &Network, games: &[GameRecord], every: usize) -> Choi
         network: sums[2] as f64 / n,
         ordering: sums[3] as f64 / n,
         policy: sums[4] as f64 / n,
+    }
+}
+
+/// Centre `net`'s value on `samples`: each table's offset grows by the mean value of that
+/// table's samples, so the value's mean per colour to move is zero there (the correction
+/// keeps the classical evaluation's balance by colour to move, its tempo included).
+pub fn centre(net: &mut Network, samples: &[Sample]) {
+    let sums = samples
+        .par_iter()
+        .map(|s| {
+            let v = f64::from(value_of(net, s));
+            let mut a = [0.0f64; 4];
+            a[usize::from(s.table)] = v;
+            a[2 + usize::from(s.table)] = 1.0;
+            a
+        })
+        .reduce(|| [0.0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    for t in 0..2 {
+        if sums[2 + t] > 0.0 {
+            net.offsets[t] += (sums[t] / sums[2 + t]) as f32;
+        }
     }
 }
 
