@@ -108,9 +108,7 @@ impl Quantised {
         }
         net.bp + dot(&net.wp, &x[..net.d]) / self.qa as f32
     }
-}
 
-impl Quantised {
     /// The policy logit of the empty cell `p` of `board` for `own` to move, computed from the
     /// board alone (its four rows by [`row_of_key`]): what [`Accumulator::logit`] reads, for a
     /// search that keeps no accumulator. `None` if `p` is not an empty cell.

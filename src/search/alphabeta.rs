@@ -163,30 +163,29 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make(&mut self, m: Pos) {
         self.board.play_unchecked(m);
-        if let Some((q, Some(acc))) = &mut self.nn {
-            acc.update(q, &self.board, m);
-            #[cfg(feature = "check-invariants")]
-            assert_eq!(
-                *acc,
-                Accumulator::new(q, &self.board),
-                "accumulator after {m:?}"
-            );
-        }
+        self.follow(m);
     }
 
     /// Take back the last stone played with [`Worker::make`].
     #[inline]
     fn unmake(&mut self) {
         if let Some((m, _)) = self.board.undo() {
-            if let Some((q, Some(acc))) = &mut self.nn {
-                acc.update(q, &self.board, m);
-                #[cfg(feature = "check-invariants")]
-                assert_eq!(
-                    *acc,
-                    Accumulator::new(q, &self.board),
-                    "accumulator undo {m:?}"
-                );
-            }
+            self.follow(m);
+        }
+    }
+
+    /// The network's accumulator, if one is kept, follows the stone put on or taken from `m`
+    /// (`check-invariants`: and is the one computed from scratch).
+    #[inline]
+    fn follow(&mut self, m: Pos) {
+        if let Some((q, Some(acc))) = &mut self.nn {
+            acc.update(q, &self.board, m);
+            #[cfg(feature = "check-invariants")]
+            assert_eq!(
+                *acc,
+                Accumulator::new(q, &self.board),
+                "accumulator after a stone on or off {m:?}"
+            );
         }
     }
 

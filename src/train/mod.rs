@@ -138,75 +138,73 @@ pub fn samples_with(game: &GameRecord, o: &SampleOptions) -> Vec<Sample> {
     let mut out = Vec::new();
     for ply in &game.plies {
         if ply.kind == PlyKind::Searched {
-            let me = b.side_to_move();
-            let quiet_move =
-                |b: &Board, p: Pos| b.is_empty(p) && static_order_key(b, p, me) < RANK_UNIT;
-            if o.quiet
-                && (find_five(&b, me).is_some()
-                    || find_five(&b, me.opponent()).is_some()
-                    || has_open_four(&b, me.opponent())
-                    || !b.contains(ply.best)
-                    || !quiet_move(&b, ply.best)
-                    || i32::from(ply.score).abs() >= crate::eval::WIN_THRESHOLD)
-            {
-                if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
-                    break;
+            'sample: {
+                let me = b.side_to_move();
+                let quiet_move =
+                    |b: &Board, p: Pos| b.is_empty(p) && static_order_key(b, p, me) < RANK_UNIT;
+                if o.quiet
+                    && (find_five(&b, me).is_some()
+                        || find_five(&b, me.opponent()).is_some()
+                        || has_open_four(&b, me.opponent())
+                        || !b.contains(ply.best)
+                        || !quiet_move(&b, ply.best)
+                        || i32::from(ply.score).abs() >= crate::eval::WIN_THRESHOLD)
+                {
+                    break 'sample;
                 }
-                b.play_unchecked(ply.mv);
-                continue;
-            }
-            let result = match game.result {
-                None => 0.5,
-                Some(c) if c == me => 1.0,
-                Some(_) => 0.0,
-            };
-            let search = win_rate(i32::from(ply.score), game.rule) as f32;
-            let (table, cells) = features(tables, &b);
-            let best = cells
-                .iter()
-                .position(|&(c, _)| c == ply.best.0)
-                .map(|i| i as u16);
-            let mut children = Vec::new();
-            if k >= 2
-                && best.is_some()
-                && find_five(&b, me).is_none()
-                && find_five(&b, me.opponent()).is_none()
-                && crate::rules::legal(&mut b, ply.best, me)
-            {
-                // Half the others are the moves the static ordering ranks highest (the near
-                // misses a search weighs), half drawn at random.
-                let mut others: Vec<Pos> = b
-                    .candidates()
-                    .filter(|&p| p != ply.best && (!o.quiet || quiet_move(&b, p)))
-                    .collect();
-                others.retain(|&p| crate::rules::legal(&mut b, p, me));
-                others.sort_by_key(|&p| {
-                    std::cmp::Reverse(crate::search::threats::static_order_key(&b, p, me))
-                });
-                let near = (k - 1) / 2;
-                let cut = near.min(others.len());
-                let (top, rest) = others.split_at_mut(cut);
-                rest.shuffle(&mut rng);
-                let picked: Vec<Pos> = std::iter::once(ply.best)
-                    .chain(top.iter().copied())
-                    .chain(rest.iter().copied())
-                    .take(k)
-                    .collect();
-                if picked.len() >= 2 {
-                    children = picked
-                        .into_iter()
-                        .map(|p| Child::of(tables, &mut b, p))
+                let result = match game.result {
+                    None => 0.5,
+                    Some(c) if c == me => 1.0,
+                    Some(_) => 0.0,
+                };
+                let search = win_rate(i32::from(ply.score), game.rule) as f32;
+                let (table, cells) = features(tables, &b);
+                let best = cells
+                    .iter()
+                    .position(|&(c, _)| c == ply.best.0)
+                    .map(|i| i as u16);
+                let mut children = Vec::new();
+                if k >= 2
+                    && best.is_some()
+                    && find_five(&b, me).is_none()
+                    && find_five(&b, me.opponent()).is_none()
+                    && crate::rules::legal(&mut b, ply.best, me)
+                {
+                    // Half the others are the moves the static ordering ranks highest (the near
+                    // misses a search weighs), half drawn at random.
+                    let mut others: Vec<Pos> = b
+                        .candidates()
+                        .filter(|&p| p != ply.best && (!o.quiet || quiet_move(&b, p)))
                         .collect();
+                    others.retain(|&p| crate::rules::legal(&mut b, p, me));
+                    others.sort_by_key(|&p| {
+                        std::cmp::Reverse(crate::search::threats::static_order_key(&b, p, me))
+                    });
+                    let near = (k - 1) / 2;
+                    let cut = near.min(others.len());
+                    let (top, rest) = others.split_at_mut(cut);
+                    rest.shuffle(&mut rng);
+                    let picked: Vec<Pos> = std::iter::once(ply.best)
+                        .chain(top.iter().copied())
+                        .chain(rest.iter().copied())
+                        .take(k)
+                        .collect();
+                    if picked.len() >= 2 {
+                        children = picked
+                            .into_iter()
+                            .map(|p| Child::of(tables, &mut b, p))
+                            .collect();
+                    }
                 }
+                out.push(Sample {
+                    table,
+                    cells,
+                    target: lambda * result + (1.0 - lambda) * search,
+                    best,
+                    base: base_of(&b),
+                    children,
+                });
             }
-            out.push(Sample {
-                table,
-                cells,
-                target: lambda * result + (1.0 - lambda) * search,
-                best,
-                base: base_of(&b),
-                children,
-            });
         }
         if !b.contains(ply.mv) || !b.is_empty(ply.mv) {
             break;
