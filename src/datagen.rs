@@ -541,5 +541,7 @@ pub fn run(
     Ok(totals)
 }
 
+pub mod leaves;
+
 #[cfg(test)]
 mod tests;

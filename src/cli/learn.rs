@@ -71,6 +71,80 @@ impl DatagenArgs {
     }
 }
 
+// `leaves`: labelled positions from inside the search tree.
+#[derive(Args, Debug)]
+pub(super) struct LeavesArgs {
+    /// Datagen file whose searched positions are searched for leaves.
+    #[arg(long)]
+    data: std::path::PathBuf,
+    /// Source games used (default: all after the skipped ones).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Source games skipped at the file's start (to hold other games out for validation).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// Nodes of the search of each source position.
+    #[arg(long, default_value_t = 5_000)]
+    nodes: u64,
+    /// Record a stand-pat every this many nodes of that search.
+    #[arg(long, default_value_t = 61)]
+    every: u64,
+    /// Leaves kept per source position (at random among the recorded ones).
+    #[arg(long, default_value_t = 2)]
+    per_position: usize,
+    /// Nodes of the search that labels each leaf.
+    #[arg(long, default_value_t = 5_000)]
+    label_nodes: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Random seed of the choice of leaves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table of each searcher in MB (two per thread).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The data file written (created if missing, appended to otherwise).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+impl LeavesArgs {
+    pub(super) fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), String> {
+        use crate::datagen::leaves::{run, LeafConfig};
+        if self.nodes == 0 || self.label_nodes == 0 || self.every == 0 {
+            return Err("--nodes, --label-nodes and --every must be at least 1".into());
+        }
+        if !(1..=4096).contains(&self.hash) {
+            return Err("--hash must be in 1..=4096".into());
+        }
+        let threads = super::threads_or_all(self.threads)?;
+        let mut games = crate::datagen::read_file(&self.data)?;
+        games.drain(..self.skip.min(games.len()));
+        games.truncate(self.games.unwrap_or(usize::MAX));
+        let cfg = LeafConfig {
+            nodes: self.nodes,
+            every: self.every,
+            per_position: self.per_position,
+            label_nodes: self.label_nodes,
+            seed: self.seed,
+            hash_mb: self.hash,
+        };
+        let t = run(&cfg, &games, &self.out, threads, err)?;
+        writeln!(
+            out,
+            "leaves: {} leaves from {} games -> {} ({:.1} s, {:.0} leaves/s, {} threads)",
+            t.leaves,
+            t.games,
+            self.out.display(),
+            t.seconds,
+            t.leaves as f64 / t.seconds.max(1e-9),
+            threads
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
 // `import`: match records as fitting data.
 #[derive(Args, Debug)]
 pub(super) struct ImportArgs {
@@ -391,6 +465,10 @@ pub(super) struct TrainArgs {
     /// Percent of the games held out for validation.
     #[arg(long, default_value_t = 5)]
     valid_pct: u64,
+    /// Validation data files, comma-separated: every position of them is a validation
+    /// position and every game of `--data` a training game (`--valid-pct` is not used).
+    #[arg(long)]
+    valid: Option<String>,
     /// Seed of the starting weights and the shuffling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -437,6 +515,18 @@ impl TrainArgs {
         // Whole games are held out (their positions are alike): game i by a hash of i.
         let held = |i: usize| (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32 & 0xFFFF;
         let (mut tr, mut va, mut va_games) = (Vec::new(), Vec::new(), Vec::new());
+        let mut held_out = Vec::new();
+        if let Some(v) = &self.valid {
+            held_out = super::read_games(v)?;
+            held_out.retain(|g| g.rule == self.rule);
+        }
+        let n_data = games.len();
+        games.extend(held_out);
+        let valid_pct = if self.valid.is_some() {
+            0
+        } else {
+            self.valid_pct
+        };
         for (i, g) in games.iter().enumerate() {
             let s = samples_with(
                 g,
@@ -447,7 +537,7 @@ impl TrainArgs {
                     quiet: self.quiet,
                 },
             );
-            if held(i) * 100 < self.valid_pct * 0x1_0000 {
+            if i >= n_data || held(i) * 100 < valid_pct * 0x1_0000 {
                 va.extend(s);
                 va_games.push(g.clone());
             } else {

@@ -40,6 +40,10 @@ enum Command {
     /// Self-play games for fitting the evaluation, appended to a binary data file (see the
     /// `datagen` module for the format); rerun the same command to resume.
     Datagen(learn::DatagenArgs),
+    /// Positions from inside the search tree for fitting the evaluation: the quiescence
+    /// stand-pats of searches of datagen positions, each labelled by a search of its own,
+    /// appended to a datagen file (see `src/datagen/leaves.rs`).
+    Leaves(learn::LeavesArgs),
     /// Match records as fitting data: every arena game record (`game-NNNNN.psq`) in the
     /// directories, its result read from the board (the last stone's five; none: a draw),
     /// written to a datagen file for `tune`.
@@ -148,6 +152,7 @@ pub fn run(
         Some(Command::Selfplay(a)) => a.run(out),
         Some(Command::Opengen(a)) => a.run(out),
         Some(Command::Datagen(a)) => a.run(out, err),
+        Some(Command::Leaves(a)) => a.run(out, err),
         Some(Command::Tune(a)) => a.run(out),
         Some(Command::Train(a)) => a.run(out),
         Some(Command::Import(a)) => a.run(out),

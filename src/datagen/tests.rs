@@ -168,3 +168,94 @@ fn match_games_become_records_with_their_results() {
     assert!(record_of_moves(Rule::Renju, 15, &[p(7, 7), Pos::PASS]).is_err());
     assert!(record_of_moves(Rule::Renju, 4, &[]).is_err());
 }
+
+/// Recording stand-pats changes nothing in the search; each recorded leaf extends the root's
+/// moves, replays legally and is a stand-pat position (no five to make or to stop).
+#[test]
+fn sampled_leaves_leave_the_search_alone_and_extend_the_root() {
+    use crate::search::threats::find_five;
+    let mut s = Searcher::new(1, 1);
+    let mut total = 0;
+    for &(rule, size, moves) in crate::bench::POSITIONS.iter().take(4) {
+        let board = crate::bench::position(rule, size, moves).unwrap();
+        let limits = |every| Limits {
+            max_nodes: Some(3000),
+            sample_leaves: every,
+            ..Limits::default()
+        };
+        s.clear();
+        let plain = s.search(&board, limits(0), &mut Silent);
+        assert!(s.take_leaves().is_empty());
+        s.clear();
+        let sampled = s.search(&board, limits(7), &mut Silent);
+        assert_eq!(
+            (plain.best, plain.score, plain.nodes, &plain.pv),
+            (sampled.best, sampled.score, sampled.nodes, &sampled.pv)
+        );
+        let root: Vec<Pos> = board.history().map(|(p, _)| p).collect();
+        let leaves = s.take_leaves();
+        assert!(s.take_leaves().is_empty(), "taken once");
+        for l in &leaves {
+            assert!(l.len() > root.len() && l.starts_with(&root), "{l:?}");
+            let b = crate::opening::board_of(rule, size, l).expect("a leaf replays");
+            let me = b.side_to_move();
+            assert!(find_five(&b, me).is_none() && find_five(&b, me.opponent()).is_none());
+        }
+        total += leaves.len();
+    }
+    assert!(total > 40, "every 7th node of 12,000: {total} leaves");
+}
+
+/// A game's labelled leaves: records of opening plies up to the leaf and one searched ply,
+/// no result, at most the kept number per searched position, the same for the same index.
+#[test]
+fn labelled_leaves_replay_and_repeat() {
+    use super::leaves::{leaves_of, LeafConfig};
+    let cfg = cfg();
+    let mut s = Searcher::new(1, 1);
+    let game = play_game(&cfg, 0, &mut s);
+    let lc = LeafConfig {
+        nodes: 400,
+        every: 5,
+        per_position: 2,
+        label_nodes: 300,
+        seed: 3,
+        hash_mb: 1,
+    };
+    let (mut a, mut b) = (Searcher::new(1, 1), Searcher::new(1, 1));
+    let leaves = leaves_of(&game, 5, &lc, &mut a, &mut b);
+    let searched = game
+        .plies
+        .iter()
+        .filter(|p| p.kind == PlyKind::Searched)
+        .count();
+    assert!(!leaves.is_empty() && leaves.len() <= 2 * searched);
+    for r in &leaves {
+        let (last, rest) = r.plies.split_last().unwrap();
+        assert_eq!(last.kind, PlyKind::Searched);
+        assert!(rest.iter().all(|p| p.kind == PlyKind::Opening));
+        assert_eq!((r.rule, r.size, r.result), (game.rule, game.size, None));
+        assert!(
+            r.board_at(r.plies.len()).is_some(),
+            "replays with its label move"
+        );
+        // The leaf lies in the tree of one of the game's positions: it starts with the game.
+        let opening = game
+            .plies
+            .iter()
+            .take_while(|p| p.kind == PlyKind::Opening)
+            .count();
+        assert!(rest.len() > opening);
+        assert!(rest
+            .iter()
+            .zip(&game.plies)
+            .take(opening)
+            .all(|(a, b)| a.mv == b.mv));
+    }
+    assert_eq!(leaves, leaves_of(&game, 5, &lc, &mut a, &mut b));
+    assert_ne!(
+        leaves,
+        leaves_of(&game, 6, &lc, &mut a, &mut b),
+        "another index draws others"
+    );
+}

@@ -74,6 +74,8 @@ pub struct Worker<'a> {
     /// Reverse-futility margin per ply, in evaluation points: [`FUTILITY_PCT`] percent of the
     /// rule's calibrated scale (points per logistic unit of win probability).
     futility_unit: i32,
+    /// [`super::Limits::sample_leaves`].
+    sample_leaves: u64,
     /// History with gravity and a quiet-move malus ([`history_gravity`]); otherwise the
     /// plain additive history.
     gravity: bool,
@@ -156,6 +158,7 @@ impl<'a> Worker<'a> {
             guard_solver: None,
             futility_unit,
             gravity,
+            sample_leaves: shared.limits.sample_leaves,
         }
     }
 
@@ -186,6 +189,17 @@ impl<'a> Worker<'a> {
                 Accumulator::new(q, &self.board),
                 "accumulator after a stone on or off {m:?}"
             );
+        }
+    }
+
+    /// Record the board for [`super::Limits::sample_leaves`] (not if a null move led to it).
+    #[cold]
+    fn record_leaf(&self) {
+        if self.board.history().any(|(p, _)| p.is_pass()) {
+            return;
+        }
+        if let Ok(mut v) = self.shared.leaves.lock() {
+            v.push(self.board.history().map(|(p, _)| p).collect());
         }
     }
 
@@ -321,6 +335,9 @@ impl<'a> Worker<'a> {
             return WIN - (ply_i + 3);
         }
         let stand = self.eval();
+        if self.sample_leaves != 0 && self.nodes % self.sample_leaves == 0 {
+            self.record_leaf();
+        }
         let fours = self.board.count(me, Class::Four)
             + self.board.count(me, Class::FourThree)
             + self.board.count(me, Class::FourDoubleThree);

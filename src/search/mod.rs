@@ -44,6 +44,10 @@ pub struct Limits {
     /// of the best `multi_pv` root moves its own value and line, every iteration
     /// ([`SearchResult::lines`], [`Reporter::line`]).
     pub multi_pv: usize,
+    /// Record every this many nodes' quiescence stand-pat position (0: none), for training an
+    /// evaluation on the positions the search evaluates ([`Searcher::take_leaves`]); the
+    /// search itself is the same either way.
+    pub sample_leaves: u64,
 }
 
 /// The main thread's progress through the root moves, for a live display on another thread
@@ -127,6 +131,7 @@ impl Default for Limits {
             excluded: Vec::new(),
             watch: None,
             multi_pv: 1,
+            sample_leaves: 0,
         }
     }
 }
@@ -311,6 +316,9 @@ pub struct Shared {
     /// thread). A thread defers a move another thread is busy with to the end of its move
     /// list, so threads at one depth divide the work instead of repeating it.
     busy: Vec<AtomicU64>,
+    /// The stand-pat positions recorded by [`Limits::sample_leaves`], as move lists from the
+    /// empty board.
+    leaves: Mutex<Vec<Vec<Pos>>>,
 }
 
 impl Shared {
@@ -328,6 +336,7 @@ impl Shared {
             completed_depth: AtomicI32::new(0),
             main_completed: AtomicI32::new(0),
             dropped: Mutex::new(Vec::new()),
+            leaves: Mutex::new(Vec::new()),
             busy: if threads > 1 {
                 (0..params::BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
             } else {
@@ -441,6 +450,8 @@ pub struct Searcher {
     hash_mb: usize,
     /// Number of threads (Lazy SMP); 1 is deterministic.
     pub threads: usize,
+    /// The positions recorded by the last search with [`Limits::sample_leaves`].
+    leaves: Vec<Vec<Pos>>,
 }
 
 impl Searcher {
@@ -451,6 +462,7 @@ impl Searcher {
             tt: Some(tt::Table::new(hash_mb)),
             hash_mb,
             threads: threads.max(1),
+            leaves: Vec::new(),
         }
     }
 
@@ -538,8 +550,16 @@ impl Searcher {
         if self.threads > 1 {
             shared.stop.store(false, Ordering::Relaxed);
         }
+        self.leaves = shared.leaves.into_inner().unwrap_or_default();
         self.tt = Some(shared.tt);
         result
+    }
+
+    /// The stand-pat positions the last search recorded ([`Limits::sample_leaves`]), each as
+    /// its moves from the empty board (positions reached through a null move are left out),
+    /// in the order they were met.
+    pub fn take_leaves(&mut self) -> Vec<Vec<Pos>> {
+        std::mem::take(&mut self.leaves)
     }
 }
 
