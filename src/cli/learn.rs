@@ -644,6 +644,26 @@ impl TrainArgs {
         if self.epochs == 0 || self.centre {
             std::fs::write(&self.out, net.to_bytes()).map_err(io)?;
         }
+        {
+            use rayon::prelude::*;
+            let extra: Vec<f32> = va
+                .par_iter()
+                .map(|s| crate::train::value_of(&net, s))
+                .collect();
+            let (g0, l0) = crate::train::best_classical_gain(&va);
+            let (g1, l1) = crate::train::best_gain(&va, &extra);
+            let entropy = set_loss(&net, &va).entropy;
+            let mean_abs = extra.iter().map(|x| x.abs()).sum::<f32>() / extra.len().max(1) as f32;
+            writeln!(
+                out,
+                "as the engine adds it (classical + correction, each at its best gain on the validation positions): classical {:.5} (above the entropy {:.5}; gain {g0:.2}), with the network {:.5} (above {:.5}; gain {g1:.2}); mean correction {mean_abs:.3} logistic units",
+                l0,
+                l0 - entropy,
+                l1,
+                l1 - entropy
+            )
+            .map_err(io)?;
+        }
         let c = crate::train::one_ply_choice(&net, &va_games, 4);
         writeln!(
             out,

@@ -208,9 +208,21 @@ impl<'a> Worker<'a> {
     /// process plays one.
     #[inline]
     fn eval(&self) -> i32 {
+        self.eval_at(false)
+    }
+
+    /// [`Worker::eval`] at a quiescence stand-pat (`stand_pat`) or elsewhere: the network's
+    /// correction only where [`SearchParams::net_where`] puts it.
+    #[inline]
+    fn eval_at(&self, stand_pat: bool) -> i32 {
         let classical = evaluate(&self.board);
+        let skip = match self.p.net_where {
+            1 => !stand_pat,
+            2 => stand_pat,
+            _ => false,
+        };
         match &self.nn {
-            Some((q, Some(acc))) => {
+            Some((q, Some(acc))) if !skip => {
                 let v = acc.value(q, self.board.side_to_move())
                     * (q.scale * self.p.net_value_pct) as f32
                     / 100.0;
@@ -334,8 +346,8 @@ impl<'a> Worker<'a> {
         if has_open_four(&self.board, me) {
             return WIN - (ply_i + 3);
         }
-        let stand = self.eval();
-        if self.sample_leaves != 0 && self.nodes % self.sample_leaves == 0 {
+        let stand = self.eval_at(true);
+        if self.sample_leaves != 0 && self.nodes.is_multiple_of(self.sample_leaves) {
             self.record_leaf();
         }
         let fours = self.board.count(me, Class::Four)

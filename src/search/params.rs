@@ -164,6 +164,12 @@ pub const NET_VALUE_PCT: i32 = 100;
 pub const POLICY_WEIGHT: i32 = 0;
 /// The least remaining depth at which [`POLICY_WEIGHT`] orders quiet moves.
 pub const POLICY_DEPTH: i32 = 1;
+
+/// Where the network's value correction is added (with a network): 0 at every static
+/// evaluation, 1 only at the quiescence stand-pats (the interior nodes' pruning reads the
+/// classical evaluation), 2 only at the interior nodes (the stand-pats read the classical
+/// evaluation). A measuring knob: which use of the value helps or hurts.
+pub const NET_WHERE: i32 = 0;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -296,6 +302,8 @@ pub struct SearchParams {
     pub policy_weight: i32,
     /// [`POLICY_DEPTH`].
     pub policy_depth: i32,
+    /// [`NET_WHERE`].
+    pub net_where: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -322,7 +330,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 42;
+pub const N_TUNABLE: usize = 43;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -372,6 +380,7 @@ impl SearchParams {
         net_value_pct: NET_VALUE_PCT,
         policy_weight: POLICY_WEIGHT,
         policy_depth: POLICY_DEPTH,
+        net_where: NET_WHERE,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -418,6 +427,7 @@ impl SearchParams {
         tunable("net_value_pct", 0, 200, 10.0),
         tunable("policy_weight", 0, 5000, 50.0),
         tunable("policy_depth", 1, 30, 1.0),
+        tunable("net_where", 0, 2, 1.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -466,6 +476,7 @@ impl SearchParams {
             self.net_value_pct,
             self.policy_weight,
             self.policy_depth,
+            self.net_where,
         ]
     }
 
@@ -515,6 +526,7 @@ impl SearchParams {
             net_value_pct: v[39],
             policy_weight: v[40],
             policy_depth: v[41],
+            net_where: v[42],
         }
     }
 

@@ -580,13 +580,23 @@ pub fn set_loss(net: &Network, samples: &[Sample]) -> SetLoss {
 /// calibration, the baseline a correction must beat.
 #[must_use]
 pub fn best_classical_gain(samples: &[Sample]) -> (f32, f32) {
+    best_gain(samples, &vec![0.0; samples.len()])
+}
+
+/// The gain (0.05..2 in steps of 0.01) that gives the logit `gain × (base + extra)` its
+/// lowest mean value cross-entropy on `samples` (`extra[i]` the correction added to sample
+/// `i`'s classical base, as the engine adds it), and that loss: how well an evaluation ranks
+/// and separates the positions, whatever its calibration.
+#[must_use]
+pub fn best_gain(samples: &[Sample], extra: &[f32]) -> (f32, f32) {
     let n = samples.len().max(1) as f64;
     (5..=200)
         .map(|k| {
             let gain = k as f32 / 100.0;
             let loss: f64 = samples
                 .par_iter()
-                .map(|s| f64::from(cross_entropy(sigmoid(gain * s.base), s.target)))
+                .zip(extra)
+                .map(|(s, x)| f64::from(cross_entropy(sigmoid(gain * (s.base + x)), s.target)))
                 .sum();
             (gain, (loss / n) as f32)
         })
