@@ -74,6 +74,10 @@ pub(super) struct BenchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = bench::DEFAULT_HASH_MB)]
     hash: usize,
+    /// Play the evaluation network in FILE for its rule (repeatable, one per rule): the
+    /// node total is then that network's signature, and the nodes/s its speed.
+    #[arg(long)]
+    net: Vec<std::path::PathBuf>,
 }
 
 impl BenchArgs {
@@ -83,6 +87,12 @@ impl BenchArgs {
             return Err(format!("depth {depth} is out of range (1..=64)"));
         }
         check_threads_hash(self.threads, self.hash)?;
+        for f in &self.net {
+            let at = |e: String| format!("{}: {e}", f.display());
+            let bytes = std::fs::read(f).map_err(|e| at(e.to_string()))?;
+            let net = crate::nnue::Network::from_bytes(&bytes).map_err(at)?;
+            crate::nnue::set_for_process(&net).map_err(at)?;
+        }
         let budget = match self.movetime {
             Some(0) => return Err("--movetime must be at least 1 ms".into()),
             Some(ms) => bench::Budget::MoveTime(ms),

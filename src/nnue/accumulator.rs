@@ -15,7 +15,7 @@
 //! agree exactly under random play and undo, and that the quantised value and policy are the
 //! float reference's within a stated tolerance.
 
-use super::{row_of_key, Network, HALF, ROWS};
+use super::{row_of_key, rows_of_key, Network, HALF, ROWS};
 use crate::board::Board;
 use crate::types::{Color, Pos, DIRS};
 
@@ -39,6 +39,8 @@ pub struct Quantised {
     /// Evaluation points per logistic unit (the rule's calibrated scale): the search reads the
     /// value times this.
     pub scale: i32,
+    /// Whether the incremental updates run the AVX2 kernel ([`has_avx2`]).
+    pub avx2: bool,
 }
 
 impl Quantised {
@@ -74,6 +76,7 @@ impl Quantised {
             features: net.features.iter().map(q).collect(),
             bias: net.cell_bias.iter().map(q).collect(),
             scale: crate::pattern::code::CodeWeights::get(net.rule).scale,
+            avx2: has_avx2(),
         }
     }
 
@@ -161,10 +164,53 @@ pub fn activation(a: i16, qa: i32) -> i32 {
 /// Widest vector the kernels handle on the stack.
 const MAX_D: usize = 256;
 
+/// [`move_cell`] in the widest vectors the processor has: compiled a second time with AVX2
+/// enabled, and taken when the processor has it (checked once, [`Quantised::avx2`]). Integer
+/// arithmetic: the same result either way.
+#[inline]
+fn move_cell_fast(
+    avx2: bool,
+    acc: &mut [i16],
+    old: &[i16],
+    new: &[i16],
+    pool: &mut [i32],
+    qa: i32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only where the processor reports AVX2 ([`has_avx2`]).
+        unsafe { move_cell_avx2(acc, old, new, pool, qa) };
+        return;
+    }
+    let _ = avx2;
+    move_cell(acc, old, new, pool, qa);
+}
+
+/// [`move_cell`] compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn move_cell_avx2(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32], qa: i32) {
+    move_cell(acc, old, new, pool, qa);
+}
+
+/// Whether this processor runs AVX2.
+#[must_use]
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// A cell's vector `acc` moves from feature `old` to feature `new` (one direction's row
 /// changed), and the pool follows its activation. Written as two plain loops over `i16` and
-/// `i32` lanes (the clamp in `i16`), which the compiler vectorises with the baseline SSE2.
-#[inline]
+/// `i32` lanes (the clamp in `i16`), which the compiler vectorises (with the baseline SSE2, or
+/// AVX2 inlined into [`move_cell_avx2`]).
+#[inline(always)]
 fn move_cell(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32], qa: i32) {
     let mut delta = [0i16; MAX_D];
     let q = qa as i16;
@@ -182,9 +228,26 @@ fn move_cell(acc: &mut [i16], old: &[i16], new: &[i16], pool: &mut [i32], qa: i3
 /// A row no window has: an occupied cell.
 const NONE: u16 = u16::MAX;
 
+/// What [`Accumulator::play`] changed, kept so [`Accumulator::take_back`] can put it back by
+/// copying instead of computing.
+#[derive(Clone, Debug, Default)]
+struct Saved {
+    /// Per play: where its cells start in `cells`, and the empty count before it.
+    frames: Vec<(usize, usize)>,
+    /// The changed (side, cell) pairs with their rows before, in the order changed.
+    cells: Vec<(usize, usize, [u16; 4])>,
+    /// Their vectors before, `d` each.
+    vectors: Vec<i16>,
+    /// Per play, both sides' pooled sums before (`2 d`).
+    pooled: Vec<i32>,
+}
+
 /// The incremental state of a network on one board: per side judged for, every cell's rows
 /// and pre-activation vector and the pooled sums over the empty cells.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two accumulators are equal when their boards' states are (what [`Accumulator::play`] saved
+/// for taking back does not count).
+#[derive(Clone, Debug)]
 pub struct Accumulator {
     size: usize,
     d: usize,
@@ -196,7 +259,22 @@ pub struct Accumulator {
     pooled: [Vec<i32>; 2],
     /// Empty cells (walls excluded).
     empty: usize,
+    /// What the plays not yet taken back changed.
+    saved: Saved,
 }
+
+impl PartialEq for Accumulator {
+    fn eq(&self, other: &Accumulator) -> bool {
+        self.size == other.size
+            && self.d == other.d
+            && self.rows == other.rows
+            && self.acc == other.acc
+            && self.pooled == other.pooled
+            && self.empty == other.empty
+    }
+}
+
+impl Eq for Accumulator {}
 
 /// The index of the side judged for.
 fn side(c: Color) -> usize {
@@ -215,6 +293,7 @@ impl Accumulator {
             acc: [vec![0; n * d], vec![0; n * d]],
             pooled: [vec![0; d], vec![0; d]],
             empty: 0,
+            saved: Saved::default(),
         };
         for p in board.cells() {
             if board.is_empty(p) && !board.is_wall(p) {
@@ -306,7 +385,8 @@ impl Accumulator {
                     let base = Self::table(q, s);
                     let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
                     let acc = &mut self.acc[s][i * d..(i + 1) * d];
-                    move_cell(
+                    move_cell_fast(
+                        q.avx2,
                         acc,
                         &q.features[fo..fo + d],
                         &q.features[fnew..fnew + d],
@@ -317,6 +397,90 @@ impl Accumulator {
                 }
             }
         }
+    }
+
+    /// A stone was put on `p` (the board is as it is now): as [`Accumulator::update`], and
+    /// what changed is saved for [`Accumulator::take_back`].
+    pub fn play(&mut self, q: &Quantised, board: &Board, p: Pos) {
+        let d = self.d;
+        self.saved.frames.push((self.saved.cells.len(), self.empty));
+        for s in 0..2 {
+            self.saved.pooled.extend_from_slice(&self.pooled[s]);
+        }
+        let i = p.index();
+        if self.rows[0][i][0] != NONE {
+            for s in 0..2 {
+                self.save(s, i);
+            }
+            self.remove_cell(p, q.qa);
+        }
+        let size = self.size as i32;
+        let (x, y) = (p.x(self.size) as i32, p.y(self.size) as i32);
+        for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
+            for k in -(HALF as i32)..=HALF as i32 {
+                let (qx, qy) = (x + dx * k, y + dy * k);
+                if k == 0 || qx < 0 || qy < 0 || qx >= size || qy >= size {
+                    continue;
+                }
+                let i = board.pos(qx as usize, qy as usize).index();
+                if self.rows[0][i][0] == NONE {
+                    continue;
+                }
+                let both = rows_of_key(board.key_at(i, dir));
+                for (s, &new) in both.iter().enumerate() {
+                    let old = self.rows[s][i][dir];
+                    if new == old {
+                        continue;
+                    }
+                    // A cell lies on one line through `p`: it is saved once.
+                    self.save(s, i);
+                    let base = Self::table(q, s);
+                    let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
+                    move_cell_fast(
+                        q.avx2,
+                        &mut self.acc[s][i * d..(i + 1) * d],
+                        &q.features[fo..fo + d],
+                        &q.features[fnew..fnew + d],
+                        &mut self.pooled[s],
+                        q.qa,
+                    );
+                    self.rows[s][i][dir] = new;
+                }
+            }
+        }
+    }
+
+    /// Save side `s`'s cell `i` (its rows and vector) before a change.
+    #[inline]
+    fn save(&mut self, s: usize, i: usize) {
+        let d = self.d;
+        self.saved.cells.push((s, i, self.rows[s][i]));
+        self.saved
+            .vectors
+            .extend_from_slice(&self.acc[s][i * d..(i + 1) * d]);
+    }
+
+    /// Undo the last [`Accumulator::play`] not yet taken back (after the board's undo), by
+    /// copying back what it saved. Nothing happens when there is none.
+    pub fn take_back(&mut self) {
+        let Some((start, empty)) = self.saved.frames.pop() else {
+            return;
+        };
+        let d = self.d;
+        for j in (start..self.saved.cells.len()).rev() {
+            let (s, i, rows) = self.saved.cells[j];
+            self.acc[s][i * d..(i + 1) * d]
+                .copy_from_slice(&self.saved.vectors[j * d..(j + 1) * d]);
+            self.rows[s][i] = rows;
+        }
+        self.saved.cells.truncate(start);
+        self.saved.vectors.truncate(start * d);
+        let at = self.saved.pooled.len() - 2 * d;
+        for s in 0..2 {
+            self.pooled[s].copy_from_slice(&self.saved.pooled[at + s * d..at + (s + 1) * d]);
+        }
+        self.saved.pooled.truncate(at);
+        self.empty = empty;
     }
 
     /// The first cell (side, index) where `self` and `other` differ, for test reports.

@@ -149,6 +149,13 @@ pub fn row_of_key(key: usize, own: Color) -> usize {
     usize::from(key_rows()[(key >> 2) & 0xFFFF][usize::from(own == Color::White)])
 }
 
+/// [`row_of_key`] for both sides at once (black's row, then white's): one lookup.
+#[inline]
+#[must_use]
+pub fn rows_of_key(key: usize) -> [u16; 2] {
+    key_rows()[(key >> 2) & 0xFFFF]
+}
+
 /// The networks the process plays, per rule (none: the classical evaluation).
 static PLAYED: [std::sync::OnceLock<accumulator::Quantised>; 5] = [
     std::sync::OnceLock::new(),

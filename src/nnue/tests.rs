@@ -230,11 +230,19 @@ fn the_accumulator_follows_play_and_undo_exactly() {
         (Rule::Standard, 7),
     ] {
         let q = Quantised::new(&Network::random(rule, 16, 8, 4));
+        // The plain kernel beside the processor's widest (AVX2 where it runs).
+        let plain = Quantised {
+            avx2: false,
+            ..q.clone()
+        };
         let mut b = Board::new(size, rule).expect("board");
         if size > 10 {
             b.place_wall(Pos::new(3, 3, size)).expect("wall");
         }
         let mut acc = Accumulator::new(&q, &b);
+        let mut acc_plain = acc.clone();
+        // Play and take back by saved copies, as the search does.
+        let mut acc_saved = acc.clone();
         for step in 0..400 {
             let undo = b.stone_count() > 0 && (rng.gen_range(0..3) == 0 || b.stone_count() > 40);
             let p = if undo {
@@ -248,6 +256,14 @@ fn the_accumulator_follows_play_and_undo_exactly() {
                 p
             };
             acc.update(&q, &b, p);
+            acc_plain.update(&plain, &b, p);
+            assert_eq!(acc, acc_plain, "{rule} step {step}: the kernels agree");
+            if undo {
+                acc_saved.take_back();
+            } else {
+                acc_saved.play(&q, &b, p);
+            }
+            assert_eq!(acc, acc_saved, "{rule} step {step}: taken back by copies");
             // The policy read cell by cell from the board is the accumulator's.
             for c in b.empty_cells().filter(|&c| !b.is_wall(c)).step_by(7) {
                 for own in [Color::Black, Color::White] {

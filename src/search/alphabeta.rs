@@ -166,23 +166,26 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make(&mut self, m: Pos) {
         self.board.play_unchecked(m);
-        self.follow(m);
+        self.follow(Some(m));
     }
 
     /// Take back the last stone played with [`Worker::make`].
     #[inline]
     fn unmake(&mut self) {
-        if let Some((m, _)) = self.board.undo() {
-            self.follow(m);
+        if self.board.undo().is_some() {
+            self.follow(None);
         }
     }
 
-    /// The network's accumulator, if one is kept, follows the stone put on or taken from `m`
-    /// (`check-invariants`: and is the one computed from scratch).
+    /// The network's accumulator, if one is kept, follows the stone put on `m` (`None`: the
+    /// last one taken back) (`check-invariants`: and is the one computed from scratch).
     #[inline]
-    fn follow(&mut self, m: Pos) {
+    fn follow(&mut self, m: Option<Pos>) {
         if let Some((q, Some(acc))) = &mut self.nn {
-            acc.update(q, &self.board, m);
+            match m {
+                Some(m) => acc.play(q, &self.board, m),
+                None => acc.take_back(),
+            }
             #[cfg(feature = "check-invariants")]
             assert_eq!(
                 *acc,
