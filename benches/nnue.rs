@@ -1,5 +1,5 @@
 //! The evaluation network's cost in the search: play+undo with the accumulator kept up to date
-//! (against the board alone) and the value read from it, on mid-game renju positions, for a
+//! as the search keeps it (`Accumulator::play`, `take_back`; against the board alone) and the value read from it, on mid-game renju positions, for a
 //! random network of each width (zero or random weights cost the same). Reported as elements
 //! (play+undo pairs, or values) per second.
 
@@ -35,9 +35,9 @@ fn network(c: &mut Criterion) {
                 for ((b, a), list) in boards.iter_mut().zip(accs.iter_mut()).zip(&lists) {
                     for &p in list {
                         b.play_unchecked(black_box(p));
-                        a.update(&q, b, p);
+                        a.play(&q, b, p);
                         b.undo();
-                        a.update(&q, b, p);
+                        a.take_back();
                     }
                 }
             });

@@ -75,6 +75,30 @@ pub struct PlyRecord {
     pub kind: PlyKind,
 }
 
+impl PlyRecord {
+    /// An opening stone on `p`.
+    #[must_use]
+    pub fn opening(p: Pos) -> PlyRecord {
+        PlyRecord {
+            mv: p,
+            best: p,
+            score: 0,
+            kind: PlyKind::Opening,
+        }
+    }
+
+    /// A searched ply that plays its best move `best`, scored `score` (clipped to `i16`).
+    #[must_use]
+    pub fn searched(best: Pos, score: i32) -> PlyRecord {
+        PlyRecord {
+            mv: best,
+            best,
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            kind: PlyKind::Searched,
+        }
+    }
+}
+
 /// One game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
@@ -402,15 +426,7 @@ pub fn play_game(cfg: &Config, index: u64, searcher: &mut Searcher) -> GameRecor
             break (opening, board, Some(r));
         }
     };
-    let mut plies: Vec<PlyRecord> = opening
-        .iter()
-        .map(|&p| PlyRecord {
-            mv: p,
-            best: p,
-            score: 0,
-            kind: PlyKind::Opening,
-        })
-        .collect();
+    let mut plies: Vec<PlyRecord> = opening.iter().map(|&p| PlyRecord::opening(p)).collect();
     let cap = v.size * v.size - 1;
     let result = loop {
         if board.stone_count() >= cap {
@@ -424,13 +440,7 @@ pub fn play_game(cfg: &Config, index: u64, searcher: &mut Searcher) -> GameRecor
         if r.best.is_pass() {
             break None;
         }
-        let score = r.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-        plies.push(PlyRecord {
-            mv: r.best,
-            best: r.best,
-            score,
-            kind: PlyKind::Searched,
-        });
+        plies.push(PlyRecord::searched(r.best, r.score));
         if is_mate(r.score) {
             break Some(if r.score > 0 { me } else { me.opponent() });
         }
@@ -488,39 +498,17 @@ pub fn run(
     if have >= games {
         return Ok(totals);
     }
-    let next = AtomicUsize::new(have);
-    let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut write_err = None;
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || {
-                let mut searcher = Searcher::new(cfg.hash_mb, 1);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    let g = play_game(cfg, i as u64, &mut searcher);
-                    if tx.send(g).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut last = Instant::now();
-        for g in rx {
-            if write_err.is_none() {
-                if let Err(e) = file.write_all(&g.to_bytes()).and_then(|()| file.flush()) {
-                    write_err = Some(format!("{}: {e}", path.display()));
-                    next.store(games, Ordering::Relaxed);
-                }
-            }
+    let mut last = Instant::now();
+    in_parallel(
+        (have, games),
+        threads,
+        (&mut file, path),
+        || Searcher::new(cfg.hash_mb, 1),
+        |searcher, i| vec![play_game(cfg, i as u64, searcher)],
+        |records| {
             totals.games += 1;
             totals.new_games += 1;
-            totals.new_positions += g.plies.len();
+            totals.new_positions += records.iter().map(|g| g.plies.len()).sum::<usize>();
             if last.elapsed().as_secs_f64() >= 5.0 || totals.games == games {
                 last = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -532,13 +520,60 @@ pub fn run(
                     totals.new_positions as f64 / secs
                 );
             }
-        }
-    });
-    if let Some(e) = write_err {
-        return Err(e);
-    }
+        },
+    )?;
     totals.seconds = start.elapsed().as_secs_f64();
     Ok(totals)
+}
+
+/// Work items `first..end` on `threads` threads, each thread with its own state from `init`:
+/// `work(state, i)` gives item `i`'s records, appended to `file` (at `path`, for messages) in
+/// the order they arrive; `seen` is called with each item's records after they are written.
+/// A write error stops the threads at their next item.
+///
+/// # Errors
+/// The file cannot be written.
+fn in_parallel<S>(
+    (first, end): (usize, usize),
+    threads: usize,
+    (file, path): (&mut std::fs::File, &Path),
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> Vec<GameRecord> + Sync,
+    mut seen: impl FnMut(&[GameRecord]),
+) -> Result<(), String> {
+    let next = AtomicUsize::new(first);
+    let (tx, rx) = mpsc::channel::<Vec<GameRecord>>();
+    let mut write_err = None;
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            let tx = tx.clone();
+            let (next, init, work) = (&next, &init, &work);
+            s.spawn(move || {
+                let mut state = init();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
+                    }
+                    if tx.send(work(&mut state, i)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for records in rx {
+            if write_err.is_none() {
+                let bytes: Vec<u8> = records.iter().flat_map(GameRecord::to_bytes).collect();
+                if let Err(e) = file.write_all(&bytes).and_then(|()| file.flush()) {
+                    write_err = Some(format!("{}: {e}", path.display()));
+                    next.store(end, Ordering::Relaxed);
+                }
+            }
+            seen(&records);
+        }
+    });
+    write_err.map_or(Ok(()), Err)
 }
 
 pub mod leaves;

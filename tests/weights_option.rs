@@ -278,7 +278,8 @@ fn the_net_option_plays_the_network() {
 
 /// With `--param net_value_pct=0` a network only orders moves: the evaluation stays the
 /// classical one, and the tree is the classical one until `policy_weight` is set, when the
-/// policy reorders the quiet moves (computed cell by cell: no accumulator is kept).
+/// policy reorders the quiet moves (computed cell by cell: no accumulator is kept), or
+/// `policy_lmr`, when it changes the reductions. `net_where` moves the value's use.
 #[test]
 fn a_network_without_its_value_orders_moves_by_its_policy() {
     use renju_engine::nnue::Network;
@@ -295,6 +296,15 @@ fn a_network_without_its_value_orders_moves_by_its_policy() {
     assert_eq!(depth4_nodes(&value_off), classical);
     let ordered = [&value_off[..], &["--param", "policy_weight=1000"]].concat();
     assert_ne!(depth4_nodes(&ordered), classical);
+    // The policy in the late-move reductions instead: another tree.
+    let reduced = [&value_off[..], &["--param", "policy_lmr=100"]].concat();
+    assert_ne!(depth4_nodes(&reduced), classical);
+    // The first iteration's score is a stand-pat's: with the value only at the stand-pats it
+    // is the network's, with the value only at the interior nodes the classical one.
+    let value_on = ["--net", path];
+    let with = |only: &str| first_iteration_eval(&[&value_on[..], &["--param", only]].concat());
+    assert_eq!(with("net_where=1"), first_iteration_eval(&value_on));
+    assert_eq!(with("net_where=2"), first_iteration_eval(&[]));
     // The value on as well: the evaluation changes.
     assert_ne!(
         first_iteration_eval(&["--net", path]),

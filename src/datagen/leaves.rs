@@ -11,7 +11,7 @@
 //!
 //! Every source game's leaves are a pure function of the seed and the game's index.
 
-use super::{mix, open_for_append, GameRecord, PlyKind, PlyRecord};
+use super::{in_parallel, mix, open_for_append, GameRecord, PlyKind, PlyRecord};
 use crate::opening::board_of;
 use crate::rules;
 use crate::search::{Limits, Searcher, Silent};
@@ -21,8 +21,6 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 /// Settings of a leaf run.
@@ -103,21 +101,8 @@ fn label(
     if r.best.is_pass() {
         return None;
     }
-    let mut plies: Vec<PlyRecord> = moves
-        .iter()
-        .map(|&p| PlyRecord {
-            mv: p,
-            best: p,
-            score: 0,
-            kind: PlyKind::Opening,
-        })
-        .collect();
-    plies.push(PlyRecord {
-        mv: r.best,
-        best: r.best,
-        score: r.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-        kind: PlyKind::Searched,
-    });
+    let mut plies: Vec<PlyRecord> = moves.iter().map(|&p| PlyRecord::opening(p)).collect();
+    plies.push(PlyRecord::searched(r.best, r.score));
     Some(GameRecord {
         rule: game.rule,
         size: game.size,
@@ -152,38 +137,16 @@ pub fn run(
     let (mut file, _) = open_for_append(path)?;
     let start = Instant::now();
     let mut totals = LeafTotals::default();
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Vec<GameRecord>>();
-    let mut write_err = None;
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || {
-                let mut sampler = Searcher::new(cfg.hash_mb, 1);
-                let mut labeller = Searcher::new(cfg.hash_mb, 1);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(g) = games.get(i) else { break };
-                    let v = leaves_of(g, i as u64, cfg, &mut sampler, &mut labeller);
-                    if tx.send(v).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut last = Instant::now();
-        for v in rx {
-            if write_err.is_none() {
-                let bytes: Vec<u8> = v.iter().flat_map(GameRecord::to_bytes).collect();
-                if let Err(e) = file.write_all(&bytes).and_then(|()| file.flush()) {
-                    write_err = Some(format!("{}: {e}", path.display()));
-                    next.store(games.len(), Ordering::Relaxed);
-                }
-            }
+    let mut last = Instant::now();
+    in_parallel(
+        (0, games.len()),
+        threads,
+        (&mut file, path),
+        || (Searcher::new(cfg.hash_mb, 1), Searcher::new(cfg.hash_mb, 1)),
+        |(sampler, labeller), i| leaves_of(&games[i], i as u64, cfg, sampler, labeller),
+        |records| {
             totals.games += 1;
-            totals.leaves += v.len();
+            totals.leaves += records.len();
             if last.elapsed().as_secs_f64() >= 5.0 || totals.games == games.len() {
                 last = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -196,11 +159,8 @@ pub fn run(
                     totals.leaves as f64 / secs
                 );
             }
-        }
-    });
-    if let Some(e) = write_err {
-        return Err(e);
-    }
+        },
+    )?;
     totals.seconds = start.elapsed().as_secs_f64();
     Ok(totals)
 }

@@ -361,59 +361,14 @@ impl Accumulator {
         } else {
             self.remove_cell(p, q.qa);
         }
-        let size = self.size as i32;
-        let (x, y) = (p.x(self.size) as i32, p.y(self.size) as i32);
-        let d = self.d;
-        for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
-            for k in -(HALF as i32)..=HALF as i32 {
-                let (qx, qy) = (x + dx * k, y + dy * k);
-                if k == 0 || qx < 0 || qy < 0 || qx >= size || qy >= size {
-                    continue;
-                }
-                let c = board.pos(qx as usize, qy as usize);
-                let i = c.index();
-                if self.rows[0][i][0] == NONE {
-                    continue;
-                }
-                for s in 0..2 {
-                    let own = if s == 0 { Color::Black } else { Color::White };
-                    let new = row_of_key(board.key_at(i, dir), own) as u16;
-                    let old = self.rows[s][i][dir];
-                    if new == old {
-                        continue;
-                    }
-                    let base = Self::table(q, s);
-                    let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
-                    let acc = &mut self.acc[s][i * d..(i + 1) * d];
-                    move_cell_fast(
-                        q.avx2,
-                        acc,
-                        &q.features[fo..fo + d],
-                        &q.features[fnew..fnew + d],
-                        &mut self.pooled[s],
-                        q.qa,
-                    );
-                    self.rows[s][i][dir] = new;
-                }
-            }
-        }
+        self.refresh_lines(q, board, p, false);
     }
 
-    /// A stone was put on `p` (the board is as it is now): as [`Accumulator::update`], and
-    /// what changed is saved for [`Accumulator::take_back`].
-    pub fn play(&mut self, q: &Quantised, board: &Board, p: Pos) {
+    /// The cells within [`HALF`] of `p` along its four lines take their rows from the board
+    /// (`save`: each changed cell saved first, for [`Accumulator::take_back`]).
+    #[inline]
+    fn refresh_lines(&mut self, q: &Quantised, board: &Board, p: Pos, save: bool) {
         let d = self.d;
-        self.saved.frames.push((self.saved.cells.len(), self.empty));
-        for s in 0..2 {
-            self.saved.pooled.extend_from_slice(&self.pooled[s]);
-        }
-        let i = p.index();
-        if self.rows[0][i][0] != NONE {
-            for s in 0..2 {
-                self.save(s, i);
-            }
-            self.remove_cell(p, q.qa);
-        }
         let size = self.size as i32;
         let (x, y) = (p.x(self.size) as i32, p.y(self.size) as i32);
         for (dir, &(dx, dy)) in DIRS.iter().enumerate() {
@@ -433,7 +388,9 @@ impl Accumulator {
                         continue;
                     }
                     // A cell lies on one line through `p`: it is saved once.
-                    self.save(s, i);
+                    if save {
+                        self.save(s, i);
+                    }
                     let base = Self::table(q, s);
                     let (fo, fnew) = (base + usize::from(old) * d, base + usize::from(new) * d);
                     move_cell_fast(
@@ -448,6 +405,23 @@ impl Accumulator {
                 }
             }
         }
+    }
+
+    /// A stone was put on `p` (the board is as it is now): as [`Accumulator::update`], and
+    /// what changed is saved for [`Accumulator::take_back`].
+    pub fn play(&mut self, q: &Quantised, board: &Board, p: Pos) {
+        self.saved.frames.push((self.saved.cells.len(), self.empty));
+        for s in 0..2 {
+            self.saved.pooled.extend_from_slice(&self.pooled[s]);
+        }
+        let i = p.index();
+        if self.rows[0][i][0] != NONE {
+            for s in 0..2 {
+                self.save(s, i);
+            }
+            self.remove_cell(p, q.qa);
+        }
+        self.refresh_lines(q, board, p, true);
     }
 
     /// Save side `s`'s cell `i` (its rows and vector) before a change.

@@ -301,6 +301,31 @@ impl<'a> Worker<'a> {
                 .is_some_and(|d| d <= self.p.lmr_attack)
     }
 
+    /// [`SearchParams::policy_lmr`]'s change to the reduction of `me`'s move `m` (0 without a
+    /// network): its policy surprise `-ln p` over the node's candidates (`norm` caches their
+    /// log-sum-exp for the node) against [`SearchParams::policy_lmr_mid`].
+    fn policy_reduction(&self, m: Pos, me: crate::types::Color, norm: &mut Option<f32>) -> i32 {
+        let Some((q, acc)) = &self.nn else {
+            return 0;
+        };
+        let logit = |p: Pos| match acc {
+            Some(a) => a.logit(q, me, p),
+            None => q.logit_at(&self.board, p, me),
+        };
+        let Some(l) = logit(m) else {
+            return 0;
+        };
+        let lse = *norm.get_or_insert_with(|| {
+            let ls: SmallVec<[f32; 128]> = self.board.candidates().filter_map(logit).collect();
+            let top = ls.iter().copied().fold(f32::MIN, f32::max);
+            top + ls.iter().map(|x| (x - top).exp()).sum::<f32>().ln()
+        });
+        let surprise = (lse - l) * 100.0 - self.p.policy_lmr_mid as f32;
+        (surprise * self.p.policy_lmr as f32 / 10_000.0)
+            .round()
+            .clamp(-2.0, 2.0) as i32
+    }
+
     /// Whether `m` lies farther than [`LMR_FAR`] cells from both the opponent's last stone and
     /// the side's own last stone; false when either is missing or a pass.
     fn far_from_play(&self, m: Pos) -> bool {
@@ -598,6 +623,8 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::PASS;
         let orig_alpha = alpha;
         let mut quiets = 0usize;
+        // The policy's log-sum-exp over this node's candidates, once [`POLICY_LMR`] needs it.
+        let mut policy_norm: Option<f32> = None;
         let mut capped = 0usize;
         let count_limit = move_count_limit(self.p.lmp_base, depth, improving);
         let futile = lazy
@@ -753,6 +780,16 @@ impl<'a> Worker<'a> {
                 && reducible
                 && i >= LMR_MIN_MOVES
                 && self.continues_attack(m, ply);
+            // [`POLICY_LMR`]: the policy's say in the reduction (read before the move is made).
+            let policy_r = if self.p.policy_lmr > 0
+                && reducible
+                && i >= LMR_MIN_MOVES
+                && depth >= LMR_MIN_DEPTH
+            {
+                self.policy_reduction(m, me, &mut policy_norm)
+            } else {
+                0
+            };
             self.attacks[ply] = own > 0;
             self.shared.tt.prefetch(self.board.hash_after(m));
             self.make(m);
@@ -790,6 +827,7 @@ impl<'a> Worker<'a> {
                     if attack_on {
                         r -= 1;
                     }
+                    r += policy_r;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.search(

@@ -170,6 +170,14 @@ pub const POLICY_DEPTH: i32 = 1;
 /// classical evaluation), 2 only at the interior nodes (the stand-pats read the classical
 /// evaluation). A measuring knob: which use of the value helps or hurts.
 pub const NET_WHERE: i32 = 0;
+
+/// With an evaluation network played: a reduced move's late-move reduction grows by its
+/// policy surprise (`-ln p`, the softmax over the node's candidates) less
+/// [`POLICY_LMR_MID`]/100, times this/100 plies, rounded, within ±2 (0: off). A move the
+/// policy likes is reduced less, one it does not more.
+pub const POLICY_LMR: i32 = 0;
+/// The policy surprise, in hundredths of a nat, at which [`POLICY_LMR`] changes nothing.
+pub const POLICY_LMR_MID: i32 = 300;
 /// Own VCT at the root: a probe after each completed iteration from this depth on (untested);
 /// the root VCT guard (the opponent's VCT after the best move) from the same depth, with the
 /// same budget.
@@ -304,6 +312,10 @@ pub struct SearchParams {
     pub policy_depth: i32,
     /// [`NET_WHERE`].
     pub net_where: i32,
+    /// [`POLICY_LMR`].
+    pub policy_lmr: i32,
+    /// [`POLICY_LMR_MID`].
+    pub policy_lmr_mid: i32,
 }
 
 /// One tunable parameter: its name, the range a tuner keeps it in, and the tuner's
@@ -330,7 +342,7 @@ const fn tunable(name: &'static str, min: i32, max: i32, step: f64) -> Tunable {
 }
 
 /// Number of tunable search parameters.
-pub const N_TUNABLE: usize = 43;
+pub const N_TUNABLE: usize = 45;
 
 /// The process's parameters when a tuning run set them.
 static PROCESS_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
@@ -381,6 +393,8 @@ impl SearchParams {
         policy_weight: POLICY_WEIGHT,
         policy_depth: POLICY_DEPTH,
         net_where: NET_WHERE,
+        policy_lmr: POLICY_LMR,
+        policy_lmr_mid: POLICY_LMR_MID,
     };
 
     /// Every tunable parameter, in the order of [`SearchParams::values`].
@@ -428,6 +442,8 @@ impl SearchParams {
         tunable("policy_weight", 0, 5000, 50.0),
         tunable("policy_depth", 1, 30, 1.0),
         tunable("net_where", 0, 2, 1.0),
+        tunable("policy_lmr", 0, 200, 10.0),
+        tunable("policy_lmr_mid", 0, 1000, 25.0),
     ];
 
     /// The values, in the order of [`SearchParams::TUNABLE`].
@@ -477,6 +493,8 @@ impl SearchParams {
             self.policy_weight,
             self.policy_depth,
             self.net_where,
+            self.policy_lmr,
+            self.policy_lmr_mid,
         ]
     }
 
@@ -527,6 +545,8 @@ impl SearchParams {
             policy_weight: v[40],
             policy_depth: v[41],
             net_where: v[42],
+            policy_lmr: v[43],
+            policy_lmr_mid: v[44],
         }
     }
 
