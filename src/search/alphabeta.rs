@@ -219,13 +219,13 @@ impl<'a> Worker<'a> {
     #[inline]
     fn eval_at(&self, stand_pat: bool) -> i32 {
         let classical = evaluate(&self.board);
-        let skip = match self.p.net_where {
-            1 => !stand_pat,
-            2 => stand_pat,
-            _ => false,
+        let used = |w: i32| match w {
+            1 => stand_pat,
+            2 => !stand_pat,
+            _ => true,
         };
         match &self.nn {
-            Some((q, Some(acc))) if !skip => {
+            Some((q, Some(acc))) if used(self.p.net_where) => {
                 let v = acc.value(q, self.board.side_to_move())
                     * (q.scale * self.p.net_value_pct) as f32
                     / 100.0;
@@ -301,6 +301,22 @@ impl<'a> Worker<'a> {
                 .is_some_and(|d| d <= self.p.lmr_attack)
     }
 
+    /// The policy logit of `me`'s move `p`: from the accumulator when one is kept, else
+    /// computed cell by cell from the board (`None`: not an empty cell).
+    #[inline]
+    fn policy_logit(
+        q: &Quantised,
+        acc: Option<&Accumulator>,
+        board: &Board,
+        p: Pos,
+        me: crate::types::Color,
+    ) -> Option<f32> {
+        match acc {
+            Some(a) => a.logit(q, me, p),
+            None => q.logit_at(board, p, me),
+        }
+    }
+
     /// [`SearchParams::policy_lmr`]'s change to the reduction of `me`'s move `m` (0 without a
     /// network): its policy surprise `-ln p` over the node's candidates (`norm` caches their
     /// log-sum-exp for the node) against [`SearchParams::policy_lmr_mid`].
@@ -308,10 +324,7 @@ impl<'a> Worker<'a> {
         let Some((q, acc)) = &self.nn else {
             return 0;
         };
-        let logit = |p: Pos| match acc {
-            Some(a) => a.logit(q, me, p),
-            None => q.logit_at(&self.board, p, me),
-        };
+        let logit = |p: Pos| Self::policy_logit(q, acc.as_ref(), &self.board, p, me);
         let Some(l) = logit(m) else {
             return 0;
         };

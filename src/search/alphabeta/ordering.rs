@@ -97,11 +97,7 @@ impl Worker<'_> {
             if w > 0 && depth >= self.p.policy_depth {
                 for (k, p) in &mut keyed {
                     if *k < RANK_UNIT {
-                        let l = match acc {
-                            Some(acc) => acc.logit(q, me, *p),
-                            None => q.logit_at(&self.board, *p, me),
-                        };
-                        if let Some(l) = l {
+                        if let Some(l) = Self::policy_logit(q, acc.as_ref(), &self.board, *p, me) {
                             *k += (l * w as f32) as i32;
                         }
                     }
